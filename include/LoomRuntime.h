@@ -1,0 +1,121 @@
+#ifndef LOOM_RUNTIME_H
+#define LOOM_RUNTIME_H
+
+/* The C ABI shared by generated code, the JIT and AOT users. Plain C, no
+ * dependencies beyond <stdint.h>, stable across Loom versions of one major. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Kinds of element types, matching loom::Type::Code. */
+typedef enum loom_type_code_t {
+    loom_type_int = 0,
+    loom_type_uint = 1,
+    loom_type_float = 2,
+    loom_type_handle = 3
+} loom_type_code_t;
+
+/** An element type: code, bits per lane, lanes. */
+typedef struct loom_type_t {
+    uint8_t code;
+    uint8_t bits;
+    uint16_t lanes;
+} loom_type_t;
+
+/** One dimension of a buffer: the first coordinate, the number of
+ * coordinates, and the distance in elements between neighbours. */
+typedef struct loom_dimension_t {
+    int32_t min;
+    int32_t extent;
+    int32_t stride;
+    uint32_t flags;
+} loom_dimension_t;
+
+struct loom_device_interface_t;
+
+/** Flags of loom_buffer_t::flags. */
+enum {
+    loom_buffer_flag_host_dirty = 1,
+    loom_buffer_flag_device_dirty = 2
+};
+
+/** A view of (possibly device-resident) memory with up to any number of
+ * dimensions. Generated entry points take every image as a loom_buffer_t *. */
+typedef struct loom_buffer_t {
+    uint64_t device;                                         /* device handle; 0 when none */
+    const struct loom_device_interface_t *device_interface;  /* reserved for GPU runtimes */
+    uint8_t *host;                                           /* element at the mins of all dims */
+    uint64_t flags;
+    loom_type_t type;
+    int32_t dimensions;
+    loom_dimension_t *dim;
+    void *padding;
+} loom_buffer_t;
+
+/** Error codes returned by generated entry points (0 is success). */
+typedef enum loom_error_code_t {
+    loom_success = 0,
+    loom_error_generic = -1,
+    loom_error_buffer_too_small = -2,
+    loom_error_bad_type = -3,
+    loom_error_bad_dimensions = -4,
+    loom_error_constraint_violated = -5,
+    loom_error_param_out_of_range = -6,
+    loom_error_buffer_argument_is_null = -7,
+    loom_error_out_of_memory = -8,
+    loom_error_buffer_extents_too_large = -9,
+    loom_error_explicit_bounds_too_small = -10,
+    loom_error_device = -11,
+    loom_error_specialize_fail = -12
+} loom_error_code_t;
+
+/** Per-call context passed as the hidden first argument of generated code.
+ * When the context is NULL or its handler is NULL, errors go to the global
+ * handler (see loom_set_error_handler). */
+typedef struct loom_call_context_t {
+    void (*error_handler)(struct loom_call_context_t *context, const char *message);
+    void *user_data;
+} loom_call_context_t;
+
+/** Global error handler: called with the user context (may be NULL) and a
+ * message. The default prints the message to stderr; it never aborts. */
+typedef void (*loom_error_handler_t)(void *user_context, const char *message);
+
+/** Replace the global error handler; returns the previous one. Passing NULL
+ * restores the default. */
+loom_error_handler_t loom_set_error_handler(loom_error_handler_t handler);
+
+/** Report an error message through the context's handler or the global one. */
+void loom_report_error(void *user_context, const char *message);
+
+/** Description of one argument of a generated entry point (for metadata). */
+typedef enum loom_argument_kind_t {
+    loom_argument_kind_input_scalar = 0,
+    loom_argument_kind_input_buffer = 1,
+    loom_argument_kind_output_buffer = 2
+} loom_argument_kind_t;
+
+typedef struct loom_argument_t {
+    const char *name;
+    int32_t kind;       /* loom_argument_kind_t */
+    int32_t dimensions; /* 0 for scalars */
+    loom_type_t type;
+} loom_argument_t;
+
+typedef struct loom_pipeline_metadata_t {
+    int32_t version;
+    int32_t num_arguments;
+    const loom_argument_t *arguments;
+    const char *target;
+    const char *name;
+} loom_pipeline_metadata_t;
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif

@@ -1,0 +1,288 @@
+#ifndef LOOM_BUFFER_H
+#define LOOM_BUFFER_H
+
+/** \file Buffer<T, Dims>: host memory with a min, extent and stride per dimension. */
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "LoomRuntime.h"
+#include "loom/IntrusivePtr.h"
+#include "loom/Type.h"
+
+namespace loom {
+namespace Internal {
+
+/** Shared state of a Buffer: the C view plus ownership of the memory. */
+struct BufferContents : RefCounted {
+    loom_buffer_t raw{};
+    std::vector<loom_dimension_t> dims;
+    std::shared_ptr<uint8_t> allocation; // null when wrapping user memory
+    std::string name;
+};
+
+std::string unique_buffer_name();
+[[noreturn]] void buffer_error(const std::string &message);
+
+inline Type type_from_raw(loom_type_t t) { return Type(Type::Code(t.code), t.bits, t.lanes); }
+inline loom_type_t raw_from_type(Type t) { return loom_type_t{uint8_t(t.code), t.bits, t.lanes}; }
+
+} // namespace Internal
+
+/** A dimension view of a Buffer. */
+struct BufferDimension {
+    const loom_dimension_t *d;
+    int min() const { return d->min; }
+    int extent() const { return d->extent; }
+    int stride() const { return d->stride; }
+    int max() const { return d->min + d->extent - 1; }
+};
+
+/** Host memory with a type, a name, and min/extent/stride per dimension.
+ * T = void (or Dims = -1) leaves the element type (or dimension count) to
+ * run time. Copies share the memory; use copy() for a deep copy. Memory
+ * allocated by Buffer is zero-initialized. */
+template <typename T = void, int Dims = -1> class Buffer {
+    template <typename, int> friend class Buffer;
+    Internal::IntrusivePtr<Internal::BufferContents> contents;
+
+    static constexpr bool typed = !std::is_void_v<T>;
+    using ElemRef = std::conditional_t<typed, T, uint8_t>;
+
+    void check_dims(int d) const {
+        if (Dims >= 0 && d != Dims)
+            Internal::buffer_error("Buffer of " + std::to_string(Dims) + " dimensions constructed with " +
+                                   std::to_string(d) + " dimensions");
+    }
+
+    void init(Type t, const std::vector<int> &sizes, uint8_t *data) {
+        check_dims(int(sizes.size()));
+        contents = new Internal::BufferContents;
+        auto &c = *contents;
+        c.name = Internal::unique_buffer_name();
+        c.dims.resize(sizes.size());
+        int64_t stride = 1;
+        for (size_t i = 0; i < sizes.size(); i++) {
+            if (sizes[i] < 0) Internal::buffer_error("Buffer extent " + std::to_string(sizes[i]) + " in dimension " + std::to_string(i) + " is negative");
+            c.dims[i] = loom_dimension_t{0, sizes[i], int32_t(stride), 0};
+            stride *= sizes[i] > 0 ? sizes[i] : 1;
+            if (stride > INT32_MAX) Internal::buffer_error("Buffer of more than 2^31 elements per dimension stride");
+        }
+        if (!data) {
+            size_t bytes = size_t(stride) * size_t(t.bytes()) * t.lanes;
+            // Over-allocate so that vector loads near the end stay in bounds.
+            uint8_t *mem = static_cast<uint8_t *>(::operator new[](bytes + 64, std::align_val_t(64)));
+            std::memset(mem, 0, bytes + 64);
+            c.allocation = std::shared_ptr<uint8_t>(mem, [](uint8_t *p) { ::operator delete[](p, std::align_val_t(64)); });
+            data = mem;
+        }
+        c.raw.host = data;
+        c.raw.type = Internal::raw_from_type(t);
+        c.raw.dimensions = int32_t(c.dims.size());
+        c.raw.dim = c.dims.data();
+    }
+
+public:
+    using ElemType = T;
+
+    Buffer() = default;
+
+    /** Allocate a dense buffer of the given sizes (first dimension innermost). */
+    explicit Buffer(const std::vector<int> &sizes, const std::string &name = "") {
+        static_assert(typed, "Buffer<void> needs a Type: Buffer<>(Int(32), sizes)");
+        init(type_of<T>(), sizes, nullptr);
+        if (!name.empty()) set_name(name);
+    }
+    template <typename... Args, typename = std::enable_if_t<(std::is_integral_v<Args> && ...)>>
+    explicit Buffer(int first, Args... rest) : Buffer(std::vector<int>{first, int(rest)...}) {}
+
+    /** Allocate a buffer of a run-time type. */
+    Buffer(Type t, const std::vector<int> &sizes, const std::string &name = "") {
+        if (typed && t != type_of<T>()) Internal::buffer_error("Buffer type mismatch: constructed " + type_to_string(type_of<ElemRef>()) + " buffer with type " + type_to_string(t));
+        init(t, sizes, nullptr);
+        if (!name.empty()) set_name(name);
+    }
+
+    /** Wrap memory the caller owns (dense, first dimension innermost). */
+    Buffer(T *data, const std::vector<int> &sizes, const std::string &name = "") {
+        static_assert(typed, "wrap untyped memory with Buffer<>(Type, data, sizes)");
+        init(type_of<T>(), sizes, reinterpret_cast<uint8_t *>(data));
+        if (!name.empty()) set_name(name);
+    }
+    /** Wrap memory the caller owns with explicit dimensions. */
+    Buffer(Type t, void *data, const std::vector<loom_dimension_t> &shape, const std::string &name = "") {
+        init(t, std::vector<int>(shape.size(), 0), static_cast<uint8_t *>(data));
+        contents->dims = shape;
+        contents->raw.dim = contents->dims.data();
+        if (!name.empty()) set_name(name);
+    }
+
+    /** Wrap a loom_buffer_t (the memory is not owned). */
+    explicit Buffer(const loom_buffer_t &b, const std::string &name = "") {
+        std::vector<loom_dimension_t> shape(b.dim, b.dim + b.dimensions);
+        *this = Buffer(Internal::type_from_raw(b.type), b.host, shape, name);
+        if (typed && type() != type_of<T>()) Internal::buffer_error("Buffer type mismatch wrapping loom_buffer_t");
+    }
+
+    /** Interleaved layout: the last dimension (channels) is innermost in memory. */
+    static Buffer make_interleaved(int width, int height, int channels) {
+        Buffer b(std::vector<int>{width, height, channels});
+        auto &d = b.contents->dims;
+        d[2].stride = 1;
+        d[0].stride = channels;
+        d[1].stride = channels * width;
+        return b;
+    }
+
+    /** Conversion between typed and untyped views; checked at run time. */
+    template <typename T2, int D2> Buffer(const Buffer<T2, D2> &o) : contents(o.contents) {
+        if (!contents.defined()) return;
+        if constexpr (typed && !std::is_same_v<T, T2>) {
+            if (type() != type_of<T>())
+                Internal::buffer_error("Cannot view Buffer \"" + name() + "\" of type " + type_to_string(type()) + " as " + type_to_string(type_of<T>()));
+        }
+        check_dims(dimensions());
+    }
+
+    bool defined() const { return contents.defined(); }
+    const std::string &name() const { return contents->name; }
+    Buffer &set_name(const std::string &n) {
+        contents->name = n;
+        return *this;
+    }
+
+    Type type() const { return Internal::type_from_raw(contents->raw.type); }
+    int dimensions() const { return contents->raw.dimensions; }
+    BufferDimension dim(int i) const { return BufferDimension{&contents->dims.at(size_t(i))}; }
+    int min(int i) const { return dim(i).min(); }
+    int extent(int i) const { return dim(i).extent(); }
+    int stride(int i) const { return dim(i).stride(); }
+    int width() const { return dimensions() > 0 ? extent(0) : 1; }
+    int height() const { return dimensions() > 1 ? extent(1) : 1; }
+    int channels() const { return dimensions() > 2 ? extent(2) : 1; }
+    int left() const { return min(0); }
+    int right() const { return dim(0).max(); }
+    int top() const { return min(1); }
+    int bottom() const { return dim(1).max(); }
+    size_t number_of_elements() const {
+        size_t n = 1;
+        for (auto &d : contents->dims) n *= size_t(d.extent);
+        return n;
+    }
+
+    /** Set the coordinate of the first element in each dimension. */
+    Buffer &set_min(const std::vector<int> &mins) {
+        if (int(mins.size()) > dimensions()) Internal::buffer_error("set_min given " + std::to_string(mins.size()) + " mins for Buffer \"" + name() + "\" of " + std::to_string(dimensions()) + " dimensions");
+        for (size_t i = 0; i < mins.size(); i++) contents->dims[i].min = mins[i];
+        return *this;
+    }
+    template <typename... Args> Buffer &set_min(int first, Args... rest) {
+        return set_min(std::vector<int>{first, int(rest)...});
+    }
+    Buffer &translate(const std::vector<int> &delta) {
+        for (size_t i = 0; i < delta.size() && i < contents->dims.size(); i++) contents->dims[i].min += delta[i];
+        return *this;
+    }
+
+    ElemRef *data() const { return reinterpret_cast<ElemRef *>(contents->raw.host); }
+    loom_buffer_t *raw_buffer() const { return &contents->raw; }
+
+    /** Offset in elements of a coordinate from the host pointer. */
+    template <typename... Args> ptrdiff_t offset_of(Args... coords) const {
+        const int c[] = {int(coords)...};
+        ptrdiff_t off = 0;
+        const loom_dimension_t *d = contents->raw.dim;
+        for (size_t i = 0; i < sizeof...(Args); i++) off += ptrdiff_t(c[i] - d[i].min) * d[i].stride;
+        return off;
+    }
+    ptrdiff_t offset_of(const std::vector<int> &c) const {
+        ptrdiff_t off = 0;
+        for (size_t i = 0; i < c.size(); i++) off += ptrdiff_t(c[i] - contents->dims[i].min) * contents->dims[i].stride;
+        return off;
+    }
+
+    /** Element access (no bounds checks; see contains()). */
+    template <typename... Args, typename = std::enable_if_t<(std::is_integral_v<Args> && ...)>>
+    ElemRef &operator()(Args... coords) const {
+        static_assert(typed, "element access needs a typed Buffer<T>");
+        return data()[offset_of(coords...)];
+    }
+    ElemRef &operator()(const std::vector<int> &coords) const {
+        static_assert(typed, "element access needs a typed Buffer<T>");
+        return data()[offset_of(coords)];
+    }
+
+    bool contains(const std::vector<int> &c) const {
+        if (int(c.size()) != dimensions()) return false;
+        for (size_t i = 0; i < c.size(); i++)
+            if (c[i] < contents->dims[i].min || c[i] >= contents->dims[i].min + contents->dims[i].extent) return false;
+        return true;
+    }
+
+    /** Call f(coords) for every coordinate, first dimension innermost. */
+    template <typename F> void for_each_element(F &&f) const {
+        int n = dimensions();
+        std::vector<int> pos(size_t(n));
+        for (int i = 0; i < n; i++) {
+            pos[size_t(i)] = min(i);
+            if (extent(i) <= 0) return;
+        }
+        while (true) {
+            f(pos);
+            int i = 0;
+            for (; i < n; i++) {
+                if (++pos[size_t(i)] <= dim(i).max()) break;
+                pos[size_t(i)] = min(i);
+            }
+            if (i == n) return;
+        }
+    }
+    /** Call f(value&) for every element. */
+    template <typename F> void for_each_value(F &&f) const {
+        static_assert(typed, "for_each_value needs a typed Buffer<T>");
+        for_each_element([&](const std::vector<int> &p) { f((*this)(p)); });
+    }
+    void fill(ElemRef v) const {
+        static_assert(typed, "fill needs a typed Buffer<T>");
+        for_each_value([&](ElemRef &e) { e = v; });
+    }
+
+    /** A deep, dense copy with the same mins. */
+    Buffer copy() const {
+        std::vector<int> sizes;
+        for (int i = 0; i < dimensions(); i++) sizes.push_back(extent(i));
+        Buffer<T, Dims> out(type(), sizes);
+        std::vector<int> mins;
+        for (int i = 0; i < dimensions(); i++) mins.push_back(min(i));
+        out.set_min(mins);
+        int bytes = type().bytes() * type().lanes;
+        for_each_element([&](const std::vector<int> &p) {
+            std::memcpy(reinterpret_cast<uint8_t *>(out.contents->raw.host) + out.offset_of(p) * bytes,
+                        contents->raw.host + offset_of(p) * bytes, size_t(bytes));
+        });
+        return out;
+    }
+
+    /** Host/device synchronization; host-only until a GPU runtime is used. */
+    int copy_to_host() const { return 0; }
+    int copy_to_device() const { return 0; }
+    Buffer &set_host_dirty(bool dirty = true) {
+        if (dirty) contents->raw.flags |= loom_buffer_flag_host_dirty;
+        else contents->raw.flags &= ~uint64_t(loom_buffer_flag_host_dirty);
+        return *this;
+    }
+
+    bool same_as(const Buffer<void, -1> &o) const { return contents.get() == o.contents.get(); }
+    const Internal::BufferContents *get() const { return contents.get(); }
+};
+
+} // namespace loom
+
+#endif

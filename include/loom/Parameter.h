@@ -1,0 +1,73 @@
+#ifndef LOOM_PARAMETER_H
+#define LOOM_PARAMETER_H
+
+/** \file Internal::Parameter: the shared state behind Param<T> and ImageParam. */
+
+#include <string>
+#include <vector>
+
+#include "loom/Buffer.h"
+#include "loom/Expr.h"
+
+namespace loom {
+namespace Internal {
+
+/** Constraints a user placed on one dimension of an image parameter (or of an
+ * output buffer); undefined Exprs mean unconstrained. */
+struct BufferConstraint {
+    Expr min, extent, stride;
+};
+
+struct ParameterContents : RefCounted {
+    std::string name;
+    Type type;
+    int dimensions = 0;
+    bool is_buffer = false;
+    /** Scalar value bits (for scalar params), as stored by set(). */
+    uint64_t scalar_bits = 0;
+    /** Range of a scalar parameter, checked at entry; undefined if none. */
+    Expr scalar_min, scalar_max;
+    /** The buffer bound to an image parameter (ImageParam::set). */
+    Buffer<> buffer;
+    std::vector<BufferConstraint> constraints;
+};
+
+/** A named scalar or buffer argument of a pipeline. */
+class Parameter {
+    IntrusivePtr<ParameterContents> contents;
+
+public:
+    Parameter() = default;
+    Parameter(Type t, bool is_buffer, int dimensions, const std::string &name);
+
+    bool defined() const { return contents.defined(); }
+    const std::string &name() const { return contents->name; }
+    Type type() const { return contents->type; }
+    int dimensions() const { return contents->dimensions; }
+    bool is_buffer() const { return contents->is_buffer; }
+
+    uint64_t scalar_bits() const { return contents->scalar_bits; }
+    void set_scalar_bits(uint64_t bits) { contents->scalar_bits = bits; }
+    /** The scalar's current value as a constant Expr of its type. */
+    Expr scalar_expr() const;
+
+    Expr min_value() const { return contents->scalar_min; }
+    Expr max_value() const { return contents->scalar_max; }
+    void set_min_value(Expr e) { contents->scalar_min = e; }
+    void set_max_value(Expr e) { contents->scalar_max = e; }
+
+    const Buffer<> &buffer() const { return contents->buffer; }
+    void set_buffer(const Buffer<> &b) { contents->buffer = b; }
+
+    /** Per-dimension constraints (sized to dimensions()). */
+    BufferConstraint &constraint(int dim) { return contents->constraints.at(size_t(dim)); }
+    const BufferConstraint &constraint(int dim) const { return contents->constraints.at(size_t(dim)); }
+
+    bool same_as(const Parameter &o) const { return contents.get() == o.contents.get(); }
+    const ParameterContents *get() const { return contents.get(); }
+};
+
+} // namespace Internal
+} // namespace loom
+
+#endif

@@ -1,0 +1,24 @@
+#ifndef LOOM_IR_EQUALITY_H
+#define LOOM_IR_EQUALITY_H
+
+// Structural equality and a total order on IR (for canonical ordering and maps).
+
+#include "ir/IR.h"
+
+namespace loom {
+namespace Internal {
+
+bool equal(const Expr &a, const Expr &b);
+bool equal(const Stmt &a, const Stmt &b);
+/** A deterministic total order on structure: -1, 0 or 1. */
+int compare(const Expr &a, const Expr &b);
+
+/** Orders Exprs structurally, for std::map keys. */
+struct ExprStructuralLess {
+    bool operator()(const Expr &a, const Expr &b) const { return compare(a, b) < 0; }
+};
+
+} // namespace Internal
+} // namespace loom
+
+#endif

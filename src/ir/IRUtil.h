@@ -1,0 +1,32 @@
+#ifndef LOOM_IR_UTIL_H
+#define LOOM_IR_UTIL_H
+
+// Small queries over IR used by many passes.
+
+#include <functional>
+#include <set>
+#include <string>
+
+#include "ir/IR.h"
+
+namespace loom {
+namespace Internal {
+
+/** Does e (or s) refer to the variable `name` (free occurrence)? */
+bool expr_uses_var(const Expr &e, const std::string &name);
+bool stmt_uses_var(const Stmt &s, const std::string &name);
+/** Does e refer to any of the names? */
+bool expr_uses_vars(const Expr &e, const std::set<std::string> &names);
+/** Names of all free Variables of e. */
+std::set<std::string> free_variables(const Expr &e);
+/** Call f on every node of e / s (pre-order). */
+void visit_all(const Expr &e, const std::function<void(const IRNode *)> &f);
+void visit_all(const Stmt &s, const std::function<void(const IRNode *)> &f);
+
+/** A fresh name with the given prefix, unique within the process. */
+std::string unique_name(const std::string &prefix);
+
+} // namespace Internal
+} // namespace loom
+
+#endif

@@ -1,0 +1,37 @@
+#ifndef LOOM_JIT_JIT_MODULE_H
+#define LOOM_JIT_JIT_MODULE_H
+
+// In-process compilation of a LoweredFunc through LLVM's ORC JIT. This header
+// is LLVM-free; the engine lives in JITModule.cpp.
+
+#include <memory>
+#include <string>
+
+#include "loom/Target.h"
+#include "lower/LoweredFunc.h"
+
+namespace loom {
+namespace Internal {
+
+class JITModule {
+public:
+    using ArgvFunction = int (*)(void **argv);
+
+    /** Generate LLVM IR for f, optimize and compile it. */
+    static JITModule compile(const LoweredFunc &f, const Target &target);
+
+    bool defined() const { return state != nullptr; }
+    /** The NAME_argv entry point (see LoweredFunc.h for the argv layout). */
+    ArgvFunction argv_function() const;
+    /** The optimized LLVM IR of the module, as text. */
+    const std::string &llvm_assembly() const;
+
+private:
+    struct State;
+    std::shared_ptr<State> state;
+};
+
+} // namespace Internal
+} // namespace loom
+
+#endif

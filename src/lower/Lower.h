@@ -1,0 +1,26 @@
+#ifndef LOOM_LOWER_LOWER_H
+#define LOOM_LOWER_LOWER_H
+
+// Lowering: from Funcs with schedules to one LoweredFunc. lower.cpp lists the
+// passes in order; LOOM_DEBUG=2 prints the IR after each one.
+
+#include <string>
+#include <vector>
+
+#include "loom/Target.h"
+#include "lower/LoweredFunc.h"
+
+namespace loom {
+namespace Internal {
+
+/** Lower the pipeline producing `outputs` into an entry point named `name`.
+ * Arguments are the scalar Params, ImageParams and Buffers the pipeline
+ * reads (in order of first appearance, or as given in `order` when non-empty,
+ * matched by name), followed by one output buffer per output Func. */
+LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name, const Target &target,
+                  const std::vector<std::string> &order = {});
+
+} // namespace Internal
+} // namespace loom
+
+#endif
