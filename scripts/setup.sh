@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what Loom needs from Debian's packages (only what is missing) and
+# configures + builds the tree in ./build. Sourced by demo.sh and test.sh.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+packages=(cmake ninja-build g++ ccache pkg-config llvm-19-dev catch2 libpng-dev zlib1g-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+build="${LOOM_BUILD_DIR:-$root/build}"
+jobs="${LOOM_JOBS:-$(nproc)}"
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release ${LOOM_CMAKE_ARGS:-}
+fi
+cmake --build "$build" -j "$jobs" ${LOOM_BUILD_TARGETS:+--target $LOOM_BUILD_TARGETS}

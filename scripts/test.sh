@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Fresh machine to a tested tree: install, build everything, run every test.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+"$root/scripts/setup.sh"
+build="${LOOM_BUILD_DIR:-$root/build}"
+ctest --test-dir "$build" --output-on-failure -j "${LOOM_JOBS:-$(nproc)}" "$@"

@@ -1,0 +1,273 @@
+// Target strings, host CPU detection and the LLVM triple, without LLVM.
+
+#include "loom/Target.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+
+#include "ir/Error.h"
+
+namespace loom {
+namespace {
+
+struct Word {
+    const char *name;
+    int value;
+};
+
+const Word arch_words[] = {{"x86", Target::X86}, {"arm", Target::ARM}, {"riscv", Target::RISCV}};
+const Word os_words[] = {{"linux", Target::Linux},
+                         {"osx", Target::OSX},
+                         {"windows", Target::Windows},
+                         {"noos", Target::NoOS}};
+const Word bits_words[] = {{"32", 32}, {"64", 64}};
+// Indexed by Target::Feature; to_string() prints features in this order.
+const Word feature_words[] = {
+    {"sse41", Target::SSE41},
+    {"avx", Target::AVX},
+    {"avx2", Target::AVX2},
+    {"fma", Target::FMA},
+    {"f16c", Target::F16C},
+    {"avx512", Target::AVX512},
+    {"avx512_skylake", Target::AVX512_Skylake},
+    {"no_asserts", Target::NoAsserts},
+    {"no_bounds_query", Target::NoBoundsQuery},
+    {"debug", Target::Debug},
+    {"cuda", Target::CUDA},
+    {"opencl", Target::OpenCL},
+    {"strict_float", Target::StrictFloat},
+};
+static_assert(sizeof(feature_words) / sizeof(feature_words[0]) == Target::FeatureEnd,
+              "every Target::Feature needs a word");
+
+template <size_t N> const char *name_of(const Word (&words)[N], int value) {
+    for (const Word &w : words)
+        if (w.value == value) return w.name;
+    return "unknown";
+}
+
+template <size_t N> bool lookup(const Word (&words)[N], const std::string &token, int *value) {
+    for (const Word &w : words) {
+        if (token == w.name) {
+            *value = w.value;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string valid_words() {
+    std::ostringstream os;
+    os << "host (first only)";
+    for (const Word &w : arch_words) os << ", " << w.name;
+    for (const Word &w : bits_words) os << ", " << w.name;
+    for (const Word &w : os_words) os << ", " << w.name;
+    for (const Word &w : feature_words) os << ", " << w.name;
+    return os.str();
+}
+
+std::vector<std::string> split_words(const std::string &s) {
+    std::vector<std::string> words;
+    size_t start = 0;
+    while (true) {
+        size_t dash = s.find('-', start);
+        words.push_back(
+            s.substr(start, dash == std::string::npos ? std::string::npos : dash - start));
+        if (dash == std::string::npos) return words;
+        start = dash + 1;
+    }
+}
+
+// Parses s into *t; on failure returns false and describes why in *why.
+bool parse_target(const std::string &s, Target *t, std::string *why) {
+    if (s.empty() || s == "host") {
+        *t = get_host_target();
+        return true;
+    }
+    std::vector<std::string> words = split_words(s);
+    Target result;
+    bool seen_arch = false, seen_bits = false, seen_os = false;
+    for (size_t i = 0; i < words.size(); i++) {
+        const std::string &w = words[i];
+        int value = 0;
+        if (w == "host") {
+            if (i != 0) {
+                *why = "\"host\" may only be the first word";
+                return false;
+            }
+            result = get_host_target();
+            seen_arch = seen_bits = seen_os = true;
+        } else if (lookup(arch_words, w, &value)) {
+            if (seen_arch) {
+                *why = "the architecture is given twice (\"" + w + "\")";
+                return false;
+            }
+            result.arch = Target::Arch(value);
+            seen_arch = true;
+        } else if (lookup(bits_words, w, &value)) {
+            if (seen_bits) {
+                *why = "the bit width is given twice (\"" + w + "\")";
+                return false;
+            }
+            result.bits = value;
+            seen_bits = true;
+        } else if (lookup(os_words, w, &value)) {
+            if (seen_os) {
+                *why = "the operating system is given twice (\"" + w + "\")";
+                return false;
+            }
+            result.os = Target::OS(value);
+            seen_os = true;
+        } else if (lookup(feature_words, w, &value)) {
+            result = result.with_feature(Target::Feature(value));
+        } else {
+            *why = w.empty() ? std::string("it has an empty word") : "unknown word \"" + w + "\"";
+            return false;
+        }
+    }
+    if (!seen_arch || !seen_bits) {
+        *why = "it names no architecture and bit width (e.g. \"x86-64-linux\") and does not start "
+               "with \"host\"";
+        return false;
+    }
+    if (!seen_os) result.os = Target::OSUnknown;
+    *t = result;
+    return true;
+}
+
+} // namespace
+
+Target::Target(const std::string &s) {
+    std::string why;
+    if (!parse_target(s, this, &why)) {
+        user_error("Did not understand target string \""
+                   << s << "\": " << why << ". A target string is \"host\" or "
+                   << "arch-bits-os, followed by features separated by '-'. "
+                   << "Valid words: " << valid_words() << ".");
+    }
+}
+
+bool Target::validate_target_string(const std::string &s) {
+    Target t;
+    std::string why;
+    return parse_target(s, &t, &why);
+}
+
+bool Target::has_feature(Feature f) const {
+    return std::find(features.begin(), features.end(), f) != features.end();
+}
+
+Target Target::with_feature(Feature f) const {
+    Target t = *this;
+    if (!t.has_feature(f)) {
+        t.features.push_back(f);
+        std::sort(t.features.begin(), t.features.end());
+    }
+    return t;
+}
+
+Target Target::without_feature(Feature f) const {
+    Target t = *this;
+    t.features.erase(std::remove(t.features.begin(), t.features.end(), f), t.features.end());
+    return t;
+}
+
+std::string Target::to_string() const {
+    std::string s = name_of(arch_words, arch);
+    s += "-" + std::to_string(bits);
+    s += "-";
+    s += os == OSUnknown ? "unknown" : name_of(os_words, os);
+    std::vector<Feature> sorted = features;
+    std::sort(sorted.begin(), sorted.end());
+    for (Feature f : sorted) {
+        s += "-";
+        s += name_of(feature_words, f);
+    }
+    return s;
+}
+
+std::string Target::llvm_triple() const {
+    std::string cpu;
+    switch (arch) {
+    case X86:
+        cpu = bits == 32 ? "i386" : "x86_64";
+        break;
+    case ARM:
+        cpu = bits == 32 ? "armv7" : "aarch64";
+        break;
+    case RISCV:
+        cpu = bits == 32 ? "riscv32" : "riscv64";
+        break;
+    default:
+        cpu = "unknown";
+        break;
+    }
+    switch (os) {
+    case Linux:
+        return cpu +
+               (arch == ARM && bits == 32 ? "-unknown-linux-gnueabihf" : "-unknown-linux-gnu");
+    case OSX:
+        return cpu + (arch == ARM ? "-apple-ios" : "-apple-macosx");
+    case Windows:
+        return cpu + "-pc-windows-msvc";
+    case NoOS:
+        return cpu + "-unknown-none-elf";
+    default:
+        return cpu + "-unknown-unknown";
+    }
+}
+
+bool Target::operator==(const Target &o) const {
+    if (os != o.os || arch != o.arch || bits != o.bits) return false;
+    std::vector<Feature> a = features, b = o.features;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    a.erase(std::unique(a.begin(), a.end()), a.end());
+    b.erase(std::unique(b.begin(), b.end()), b.end());
+    return a == b;
+}
+
+Target get_host_target() {
+    Target t;
+#if defined(__linux__)
+    t.os = Target::Linux;
+#elif defined(__APPLE__)
+    t.os = Target::OSX;
+#elif defined(_WIN32)
+    t.os = Target::Windows;
+#endif
+    t.bits = sizeof(void *) == 8 ? 64 : 32;
+#if defined(__x86_64__) || defined(__i386__)
+    t.arch = Target::X86;
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("sse4.1")) t = t.with_feature(Target::SSE41);
+    if (__builtin_cpu_supports("avx")) t = t.with_feature(Target::AVX);
+    if (__builtin_cpu_supports("avx2")) t = t.with_feature(Target::AVX2);
+    if (__builtin_cpu_supports("fma")) t = t.with_feature(Target::FMA);
+    if (__builtin_cpu_supports("f16c")) t = t.with_feature(Target::F16C);
+    if (__builtin_cpu_supports("avx512f")) {
+        t = t.with_feature(Target::AVX512);
+        if (__builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+            __builtin_cpu_supports("avx512vl"))
+            t = t.with_feature(Target::AVX512_Skylake);
+    }
+#elif defined(__aarch64__) || defined(__arm__)
+    t.arch = Target::ARM;
+#elif defined(__riscv)
+    t.arch = Target::RISCV;
+#endif
+    return t;
+}
+
+Target get_target_from_environment() {
+    const char *s = std::getenv("LOOM_TARGET");
+    return s && *s ? Target(std::string(s)) : get_host_target();
+}
+
+Target get_jit_target_from_environment() {
+    const char *s = std::getenv("LOOM_JIT_TARGET");
+    return s && *s ? Target(std::string(s)) : get_target_from_environment();
+}
+
+} // namespace loom
