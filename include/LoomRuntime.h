@@ -38,17 +38,14 @@ typedef struct loom_dimension_t {
 struct loom_device_interface_t;
 
 /** Flags of loom_buffer_t::flags. */
-enum {
-    loom_buffer_flag_host_dirty = 1,
-    loom_buffer_flag_device_dirty = 2
-};
+enum { loom_buffer_flag_host_dirty = 1, loom_buffer_flag_device_dirty = 2 };
 
 /** A view of (possibly device-resident) memory with up to any number of
  * dimensions. Generated entry points take every image as a loom_buffer_t *. */
 typedef struct loom_buffer_t {
-    uint64_t device;                                         /* device handle; 0 when none */
-    const struct loom_device_interface_t *device_interface;  /* reserved for GPU runtimes */
-    uint8_t *host;                                           /* element at the mins of all dims */
+    uint64_t device;                                        /* device handle; 0 when none */
+    const struct loom_device_interface_t *device_interface; /* reserved for GPU runtimes */
+    uint8_t *host;                                          /* element at the mins of all dims */
     uint64_t flags;
     loom_type_t type;
     int32_t dimensions;
@@ -59,18 +56,18 @@ typedef struct loom_buffer_t {
 /** Error codes returned by generated entry points (0 is success). */
 typedef enum loom_error_code_t {
     loom_success = 0,
-    loom_error_generic = -1,
-    loom_error_buffer_too_small = -2,
-    loom_error_bad_type = -3,
-    loom_error_bad_dimensions = -4,
-    loom_error_constraint_violated = -5,
-    loom_error_param_out_of_range = -6,
-    loom_error_buffer_argument_is_null = -7,
-    loom_error_out_of_memory = -8,
-    loom_error_buffer_extents_too_large = -9,
-    loom_error_explicit_bounds_too_small = -10,
-    loom_error_device = -11,
-    loom_error_specialize_fail = -12
+    loom_error_code_generic = -1,
+    loom_error_code_buffer_too_small = -2,
+    loom_error_code_bad_type = -3,
+    loom_error_code_bad_dimensions = -4,
+    loom_error_code_constraint_violated = -5,
+    loom_error_code_param_out_of_range = -6,
+    loom_error_code_buffer_argument_is_null = -7,
+    loom_error_code_out_of_memory = -8,
+    loom_error_code_buffer_extents_too_large = -9,
+    loom_error_code_explicit_bounds_too_small = -10,
+    loom_error_code_device = -11,
+    loom_error_code_specialize_fail = -12
 } loom_error_code_t;
 
 /** Per-call context passed as the hidden first argument of generated code.

@@ -24,8 +24,9 @@ int main() {
     for (int j = 0; j < output.height(); j++) {
         for (int i = 0; i < output.width(); i++) {
             if (output(i, j) != i + j) {
-                std::printf("Something went wrong!\nPixel %d, %d was supposed to be %d, but instead it's %d\n", i, j,
-                            i + j, output(i, j));
+                std::printf("Something went wrong!\nPixel %d, %d was supposed to be %d, but "
+                            "instead it's %d\n",
+                            i, j, i + j, output(i, j));
                 return 1;
             }
         }

@@ -29,7 +29,8 @@ int main() {
     brighter(x, y, c) = value;
 
     // The output has the same size as the input.
-    loom::Buffer<uint8_t> output = brighter.realize({input.width(), input.height(), input.channels()});
+    loom::Buffer<uint8_t> output =
+        brighter.realize({input.width(), input.height(), input.channels()});
     loom::image_io::save_png(output, "brighter.png");
 
     for (int k = 0; k < input.channels(); k++)
@@ -37,10 +38,12 @@ int main() {
             for (int i = 0; i < input.width(); i++) {
                 uint8_t expected = uint8_t(std::min(float(input(i, j, k)) * 1.5f, 255.0f));
                 if (output(i, j, k) != expected) {
-                    std::printf("brighter(%d, %d, %d) = %d, expected %d\n", i, j, k, output(i, j, k), expected);
+                    std::printf("brighter(%d, %d, %d) = %d, expected %d\n", i, j, k,
+                                output(i, j, k), expected);
                     return 1;
                 }
             }
-    std::printf("Success! Wrote brighter.png (%d x %d x %d)\n", output.width(), output.height(), output.channels());
+    std::printf("Success! Wrote brighter.png (%d x %d x %d)\n", output.width(), output.height(),
+                output.channels());
     return 0;
 }

@@ -39,15 +39,18 @@ template <typename T = uint8_t> Buffer<T> load_png(const std::string &path) {
     }
     png_init_io(png, f.get());
     png_read_info(png, info);
-    png_set_expand(png);   // palette and low-bit grey to 8 bits
-    if (sizeof(T) == 1) png_set_strip_16(png);
-    else png_set_swap(png); // 16-bit PNG is big-endian
+    png_set_expand(png); // palette and low-bit grey to 8 bits
+    if (sizeof(T) == 1)
+        png_set_strip_16(png);
+    else
+        png_set_swap(png); // 16-bit PNG is big-endian
     png_read_update_info(png, info);
     int width = int(png_get_image_width(png, info));
     int height = int(png_get_image_height(png, info));
     int channels = int(png_get_channels(png, info));
     int bytes_per_sample = png_get_bit_depth(png, info) == 16 ? 2 : 1;
-    std::vector<uint8_t> rows(size_t(width) * size_t(height) * size_t(channels) * size_t(bytes_per_sample));
+    std::vector<uint8_t> rows(size_t(width) * size_t(height) * size_t(channels) *
+                              size_t(bytes_per_sample));
     std::vector<png_bytep> row_pointers(size_t(height));
     size_t row_bytes = size_t(width) * size_t(channels) * size_t(bytes_per_sample);
     for (int y = 0; y < height; y++) row_pointers[size_t(y)] = rows.data() + size_t(y) * row_bytes;
@@ -59,8 +62,10 @@ template <typename T = uint8_t> Buffer<T> load_png(const std::string &path) {
         for (int x = 0; x < width; x++)
             for (int c = 0; c < channels; c++) {
                 size_t i = (size_t(y) * size_t(width) + size_t(x)) * size_t(channels) + size_t(c);
-                if (bytes_per_sample == 2) out(x, y, c) = T(reinterpret_cast<const uint16_t *>(rows.data())[i]);
-                else out(x, y, c) = T(rows[i]);
+                if (bytes_per_sample == 2)
+                    out(x, y, c) = T(reinterpret_cast<const uint16_t *>(rows.data())[i]);
+                else
+                    out(x, y, c) = T(rows[i]);
             }
     return out;
 }
@@ -78,11 +83,12 @@ template <typename T> void save_png(const Buffer<T> &image, const std::string &p
         png_destroy_write_struct(&png, &info);
         throw std::runtime_error("save_png: failed writing " + path);
     }
-    static const int color_types[] = {PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB,
-                                      PNG_COLOR_TYPE_RGB_ALPHA};
+    static const int color_types[] = {PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA,
+                                      PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA};
     png_init_io(png, f.get());
-    png_set_IHDR(png, info, png_uint_32(width), png_uint_32(height), int(sizeof(T) * 8), color_types[channels - 1],
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_IHDR(png, info, png_uint_32(width), png_uint_32(height), int(sizeof(T) * 8),
+                 color_types[channels - 1], PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);
     if (sizeof(T) == 2) png_set_swap(png);
     std::vector<T> row(size_t(width) * size_t(channels));

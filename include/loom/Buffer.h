@@ -14,11 +14,19 @@
 #include <vector>
 
 #include "LoomRuntime.h"
+#include "loom/Expr.h"
 #include "loom/IntrusivePtr.h"
 #include "loom/Type.h"
 
 namespace loom {
+
+template <typename T, int Dims> class Buffer;
+
 namespace Internal {
+
+/** A read of `image` at the coordinates `args` (a Call::Image Expr); checks
+ * the argument count and types, naming the buffer. */
+Expr buffer_call(const Buffer<void, -1> &image, const std::vector<Expr> &args);
 
 /** Shared state of a Buffer: the C view plus ownership of the memory. */
 struct BufferContents : RefCounted {
@@ -31,8 +39,12 @@ struct BufferContents : RefCounted {
 std::string unique_buffer_name();
 [[noreturn]] void buffer_error(const std::string &message);
 
-inline Type type_from_raw(loom_type_t t) { return Type(Type::Code(t.code), t.bits, t.lanes); }
-inline loom_type_t raw_from_type(Type t) { return loom_type_t{uint8_t(t.code), t.bits, t.lanes}; }
+inline Type type_from_raw(loom_type_t t) {
+    return Type(Type::Code(t.code), t.bits, t.lanes);
+}
+inline loom_type_t raw_from_type(Type t) {
+    return loom_type_t{uint8_t(t.code), t.bits, t.lanes};
+}
 
 } // namespace Internal
 
@@ -58,8 +70,9 @@ template <typename T = void, int Dims = -1> class Buffer {
 
     void check_dims(int d) const {
         if (Dims >= 0 && d != Dims)
-            Internal::buffer_error("Buffer of " + std::to_string(Dims) + " dimensions constructed with " +
-                                   std::to_string(d) + " dimensions");
+            Internal::buffer_error("Buffer of " + std::to_string(Dims) +
+                                   " dimensions constructed with " + std::to_string(d) +
+                                   " dimensions");
     }
 
     void init(Type t, const std::vector<int> &sizes, uint8_t *data) {
@@ -70,17 +83,22 @@ template <typename T = void, int Dims = -1> class Buffer {
         c.dims.resize(sizes.size());
         int64_t stride = 1;
         for (size_t i = 0; i < sizes.size(); i++) {
-            if (sizes[i] < 0) Internal::buffer_error("Buffer extent " + std::to_string(sizes[i]) + " in dimension " + std::to_string(i) + " is negative");
+            if (sizes[i] < 0)
+                Internal::buffer_error("Buffer extent " + std::to_string(sizes[i]) +
+                                       " in dimension " + std::to_string(i) + " is negative");
             c.dims[i] = loom_dimension_t{0, sizes[i], int32_t(stride), 0};
             stride *= sizes[i] > 0 ? sizes[i] : 1;
-            if (stride > INT32_MAX) Internal::buffer_error("Buffer of more than 2^31 elements per dimension stride");
+            if (stride > INT32_MAX)
+                Internal::buffer_error("Buffer of more than 2^31 elements per dimension stride");
         }
         if (!data) {
             size_t bytes = size_t(stride) * size_t(t.bytes()) * t.lanes;
             // Over-allocate so that vector loads near the end stay in bounds.
-            uint8_t *mem = static_cast<uint8_t *>(::operator new[](bytes + 64, std::align_val_t(64)));
+            uint8_t *mem =
+                static_cast<uint8_t *>(::operator new[](bytes + 64, std::align_val_t(64)));
             std::memset(mem, 0, bytes + 64);
-            c.allocation = std::shared_ptr<uint8_t>(mem, [](uint8_t *p) { ::operator delete[](p, std::align_val_t(64)); });
+            c.allocation = std::shared_ptr<uint8_t>(
+                mem, [](uint8_t *p) { ::operator delete[](p, std::align_val_t(64)); });
             data = mem;
         }
         c.raw.host = data;
@@ -105,7 +123,12 @@ public:
 
     /** Allocate a buffer of a run-time type. */
     Buffer(Type t, const std::vector<int> &sizes, const std::string &name = "") {
-        if (typed && t != type_of<T>()) Internal::buffer_error("Buffer type mismatch: constructed " + type_to_string(type_of<ElemRef>()) + " buffer with type " + type_to_string(t));
+        if constexpr (typed) {
+            if (t != type_of<T>())
+                Internal::buffer_error("Buffer type mismatch: constructed " +
+                                       type_to_string(type_of<T>()) + " buffer with type " +
+                                       type_to_string(t));
+        }
         init(t, sizes, nullptr);
         if (!name.empty()) set_name(name);
     }
@@ -117,7 +140,8 @@ public:
         if (!name.empty()) set_name(name);
     }
     /** Wrap memory the caller owns with explicit dimensions. */
-    Buffer(Type t, void *data, const std::vector<loom_dimension_t> &shape, const std::string &name = "") {
+    Buffer(Type t, void *data, const std::vector<loom_dimension_t> &shape,
+           const std::string &name = "") {
         init(t, std::vector<int>(shape.size(), 0), static_cast<uint8_t *>(data));
         contents->dims = shape;
         contents->raw.dim = contents->dims.data();
@@ -128,7 +152,10 @@ public:
     explicit Buffer(const loom_buffer_t &b, const std::string &name = "") {
         std::vector<loom_dimension_t> shape(b.dim, b.dim + b.dimensions);
         *this = Buffer(Internal::type_from_raw(b.type), b.host, shape, name);
-        if (typed && type() != type_of<T>()) Internal::buffer_error("Buffer type mismatch wrapping loom_buffer_t");
+        if constexpr (typed) {
+            if (type() != type_of<T>())
+                Internal::buffer_error("Buffer type mismatch wrapping loom_buffer_t");
+        }
     }
 
     /** Interleaved layout: the last dimension (channels) is innermost in memory. */
@@ -146,7 +173,9 @@ public:
         if (!contents.defined()) return;
         if constexpr (typed && !std::is_same_v<T, T2>) {
             if (type() != type_of<T>())
-                Internal::buffer_error("Cannot view Buffer \"" + name() + "\" of type " + type_to_string(type()) + " as " + type_to_string(type_of<T>()));
+                Internal::buffer_error("Cannot view Buffer \"" + name() + "\" of type " +
+                                       type_to_string(type()) + " as " +
+                                       type_to_string(type_of<T>()));
         }
         check_dims(dimensions());
     }
@@ -179,7 +208,10 @@ public:
 
     /** Set the coordinate of the first element in each dimension. */
     Buffer &set_min(const std::vector<int> &mins) {
-        if (int(mins.size()) > dimensions()) Internal::buffer_error("set_min given " + std::to_string(mins.size()) + " mins for Buffer \"" + name() + "\" of " + std::to_string(dimensions()) + " dimensions");
+        if (int(mins.size()) > dimensions())
+            Internal::buffer_error("set_min given " + std::to_string(mins.size()) +
+                                   " mins for Buffer \"" + name() + "\" of " +
+                                   std::to_string(dimensions()) + " dimensions");
         for (size_t i = 0; i < mins.size(); i++) contents->dims[i].min = mins[i];
         return *this;
     }
@@ -187,7 +219,8 @@ public:
         return set_min(std::vector<int>{first, int(rest)...});
     }
     Buffer &translate(const std::vector<int> &delta) {
-        for (size_t i = 0; i < delta.size() && i < contents->dims.size(); i++) contents->dims[i].min += delta[i];
+        for (size_t i = 0; i < delta.size() && i < contents->dims.size(); i++)
+            contents->dims[i].min += delta[i];
         return *this;
     }
 
@@ -199,12 +232,14 @@ public:
         const int c[] = {int(coords)...};
         ptrdiff_t off = 0;
         const loom_dimension_t *d = contents->raw.dim;
-        for (size_t i = 0; i < sizeof...(Args); i++) off += ptrdiff_t(c[i] - d[i].min) * d[i].stride;
+        for (size_t i = 0; i < sizeof...(Args); i++)
+            off += ptrdiff_t(c[i] - d[i].min) * d[i].stride;
         return off;
     }
     ptrdiff_t offset_of(const std::vector<int> &c) const {
         ptrdiff_t off = 0;
-        for (size_t i = 0; i < c.size(); i++) off += ptrdiff_t(c[i] - contents->dims[i].min) * contents->dims[i].stride;
+        for (size_t i = 0; i < c.size(); i++)
+            off += ptrdiff_t(c[i] - contents->dims[i].min) * contents->dims[i].stride;
         return off;
     }
 
@@ -219,17 +254,27 @@ public:
         return data()[offset_of(coords)];
     }
 
+    /** A read of this buffer in an algorithm: `input(x, y + 1)`. */
+    template <typename... Args,
+              typename = std::enable_if_t<!(std::is_integral_v<Args> && ...) &&
+                                          (std::is_convertible_v<Args, Expr> && ...)>>
+    Expr operator()(const Args &...coords) const {
+        return Internal::buffer_call(*this, std::vector<Expr>{Expr(coords)...});
+    }
+
     bool contains(const std::vector<int> &c) const {
         if (int(c.size()) != dimensions()) return false;
         for (size_t i = 0; i < c.size(); i++)
-            if (c[i] < contents->dims[i].min || c[i] >= contents->dims[i].min + contents->dims[i].extent) return false;
+            if (c[i] < contents->dims[i].min ||
+                c[i] >= contents->dims[i].min + contents->dims[i].extent)
+                return false;
         return true;
     }
 
     /** Call f(coords) for every coordinate, first dimension innermost. */
     template <typename F> void for_each_element(F &&f) const {
         int n = dimensions();
-        std::vector<int> pos(size_t(n));
+        std::vector<int> pos(static_cast<size_t>(n));
         for (int i = 0; i < n; i++) {
             pos[size_t(i)] = min(i);
             if (extent(i) <= 0) return;
@@ -264,7 +309,8 @@ public:
         out.set_min(mins);
         int bytes = type().bytes() * type().lanes;
         for_each_element([&](const std::vector<int> &p) {
-            std::memcpy(reinterpret_cast<uint8_t *>(out.contents->raw.host) + out.offset_of(p) * bytes,
+            std::memcpy(reinterpret_cast<uint8_t *>(out.contents->raw.host) +
+                            out.offset_of(p) * bytes,
                         contents->raw.host + offset_of(p) * bytes, size_t(bytes));
         });
         return out;
@@ -274,8 +320,10 @@ public:
     int copy_to_host() const { return 0; }
     int copy_to_device() const { return 0; }
     Buffer &set_host_dirty(bool dirty = true) {
-        if (dirty) contents->raw.flags |= loom_buffer_flag_host_dirty;
-        else contents->raw.flags &= ~uint64_t(loom_buffer_flag_host_dirty);
+        if (dirty)
+            contents->raw.flags |= loom_buffer_flag_host_dirty;
+        else
+            contents->raw.flags &= ~uint64_t(loom_buffer_flag_host_dirty);
         return *this;
     }
 

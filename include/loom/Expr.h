@@ -89,7 +89,8 @@ template <typename Node> struct IRHandle : IntrusivePtr<const Node> {
     void accept(IRVisitor *v) const { this->ptr->accept(v); }
     /** Downcast to a node type; nullptr when the node is of another kind. */
     template <typename T> const T *as() const {
-        if (this->ptr && this->ptr->node_type == T::_node_type) return static_cast<const T *>(this->ptr);
+        if (this->ptr && this->ptr->node_type == T::_node_type)
+            return static_cast<const T *>(this->ptr);
         return nullptr;
     }
     IRNodeType node_type() const { return this->ptr->node_type; }

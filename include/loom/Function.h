@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "loom/Expr.h"
+#include "loom/Parameter.h"
 #include "loom/Schedule.h"
 
 namespace loom {
@@ -27,7 +28,16 @@ struct FunctionContents : RefCounted {
     Definition init;
     std::vector<Definition> updates;
     FuncSchedule schedule;
+    /** Bumped (from a process-wide counter) whenever a definition or schedule
+     * changes, so compiled pipelines know when to recompile. */
+    uint64_t version = 0;
+    /** One buffer parameter per tuple element: the output buffer when this
+     * Func is a pipeline output; carries output_buffer() constraints. */
+    std::vector<Parameter> output_buffers;
 };
+
+/** A fresh value for FunctionContents::version. */
+uint64_t next_function_version();
 
 /** A handle to the shared state of a Func; Call nodes point at it. */
 class Function {
@@ -39,7 +49,9 @@ public:
 
     bool defined() const { return contents.defined(); }
     /** Has a pure definition been given? */
-    bool has_pure_definition() const { return contents.defined() && !contents->init.values.empty(); }
+    bool has_pure_definition() const {
+        return contents.defined() && !contents->init.values.empty();
+    }
 
     const std::string &name() const { return contents->name; }
     const std::vector<std::string> &args() const { return contents->args; }
@@ -58,6 +70,11 @@ public:
     const std::vector<Definition> &updates() const { return contents->updates; }
     FuncSchedule &schedule() { return contents->schedule; }
     const FuncSchedule &schedule() const { return contents->schedule; }
+
+    uint64_t version() const { return contents->version; }
+    /** Record a change to the definition or schedule (invalidates compiled pipelines). */
+    void invalidate_cache() { contents->version = next_function_version(); }
+    const std::vector<Parameter> &output_buffers() const { return contents->output_buffers; }
 
     bool same_as(const Function &o) const { return contents.get() == o.contents.get(); }
     FunctionContents *get() const { return contents.get(); }

@@ -19,7 +19,9 @@ struct RefCounted {
     virtual ~RefCounted() = default;
 };
 
-inline void intrusive_incref(const RefCounted *p) { p->ref_count.fetch_add(1, std::memory_order_relaxed); }
+inline void intrusive_incref(const RefCounted *p) {
+    p->ref_count.fetch_add(1, std::memory_order_relaxed);
+}
 inline void intrusive_decref(const RefCounted *p) {
     if (p->ref_count.fetch_sub(1, std::memory_order_acq_rel) == 1) delete p;
 }
@@ -36,8 +38,7 @@ public:
         if (ptr) intrusive_incref(ptr);
     }
     IntrusivePtr(IntrusivePtr &&o) noexcept : ptr(o.ptr) { o.ptr = nullptr; }
-    template <typename U>
-    IntrusivePtr(const IntrusivePtr<U> &o) : ptr(o.ptr) {
+    template <typename U> IntrusivePtr(const IntrusivePtr<U> &o) : ptr(o.ptr) {
         if (ptr) intrusive_incref(ptr);
     }
     ~IntrusivePtr() {

@@ -61,7 +61,9 @@ public:
 
     /** Per-dimension constraints (sized to dimensions()). */
     BufferConstraint &constraint(int dim) { return contents->constraints.at(size_t(dim)); }
-    const BufferConstraint &constraint(int dim) const { return contents->constraints.at(size_t(dim)); }
+    const BufferConstraint &constraint(int dim) const {
+        return contents->constraints.at(size_t(dim));
+    }
 
     bool same_as(const Parameter &o) const { return contents.get() == o.contents.get(); }
     const ParameterContents *get() const { return contents.get(); }

@@ -60,7 +60,8 @@ public:
     int stage_index() const { return stage_; }
     std::string to_string() const;
     bool operator==(const LoopLevel &o) const {
-        return kind_ == o.kind_ && func_name_ == o.func_name_ && var_name_ == o.var_name_ && stage_ == o.stage_;
+        return kind_ == o.kind_ && func_name_ == o.func_name_ && var_name_ == o.var_name_ &&
+               stage_ == o.stage_;
     }
 };
 

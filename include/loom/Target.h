@@ -35,7 +35,8 @@ struct Target {
     std::vector<Feature> features;
 
     Target() = default;
-    Target(OS o, Arch a, int b, std::vector<Feature> f = {}) : os(o), arch(a), bits(b), features(std::move(f)) {}
+    Target(OS o, Arch a, int b, std::vector<Feature> f = {})
+        : os(o), arch(a), bits(b), features(std::move(f)) {}
     /** Parse a target string; throws CompileError listing the valid words. */
     explicit Target(const std::string &s);
     Target(const char *s) : Target(std::string(s)) {}

@@ -54,11 +54,21 @@ struct Type {
     bool operator!=(const Type &o) const { return !(*this == o); }
 };
 
-inline Type Int(int bits, int lanes = 1) { return Type(Type::Int, bits, lanes); }
-inline Type UInt(int bits, int lanes = 1) { return Type(Type::UInt, bits, lanes); }
-inline Type Float(int bits, int lanes = 1) { return Type(Type::Float, bits, lanes); }
-inline Type Bool(int lanes = 1) { return UInt(1, lanes); }
-inline Type Handle(int lanes = 1) { return Type(Type::Handle, 64, lanes); }
+inline Type Int(int bits, int lanes = 1) {
+    return Type(Type::Int, bits, lanes);
+}
+inline Type UInt(int bits, int lanes = 1) {
+    return Type(Type::UInt, bits, lanes);
+}
+inline Type Float(int bits, int lanes = 1) {
+    return Type(Type::Float, bits, lanes);
+}
+inline Type Bool(int lanes = 1) {
+    return UInt(1, lanes);
+}
+inline Type Handle(int lanes = 1) {
+    return Type(Type::Handle, 64, lanes);
+}
 
 /** The Loom type that corresponds to the C++ type T. */
 template <typename T> Type type_of() {

@@ -9,23 +9,23 @@
 
 #include "loom/Error.h"
 
-#define user_error(msg_stream)                                                                                 \
-    do {                                                                                                       \
-        std::ostringstream loom_err_os_;                                                                       \
-        loom_err_os_ << msg_stream;                                                                            \
-        throw ::loom::CompileError(loom_err_os_.str());                                                        \
+#define user_error(msg_stream)                                                                     \
+    do {                                                                                           \
+        std::ostringstream loom_err_os_;                                                           \
+        loom_err_os_ << msg_stream;                                                                \
+        throw ::loom::CompileError(loom_err_os_.str());                                            \
     } while (0)
 
-#define internal_error(msg_stream)                                                                             \
-    do {                                                                                                       \
-        std::ostringstream loom_err_os_;                                                                       \
-        loom_err_os_ << "Internal error at " << __FILE__ << ":" << __LINE__ << ": " << msg_stream;             \
-        throw ::loom::InternalError(loom_err_os_.str());                                                       \
+#define internal_error(msg_stream)                                                                 \
+    do {                                                                                           \
+        std::ostringstream loom_err_os_;                                                           \
+        loom_err_os_ << "Internal error at " << __FILE__ << ":" << __LINE__ << ": " << msg_stream; \
+        throw ::loom::InternalError(loom_err_os_.str());                                           \
     } while (0)
 
-#define internal_assert(cond, msg_stream)                                                                      \
-    do {                                                                                                       \
-        if (!(cond)) internal_error("condition failed: " #cond ": " << msg_stream);                            \
+#define internal_assert(cond, msg_stream)                                                          \
+    do {                                                                                           \
+        if (!(cond)) internal_error("condition failed: " #cond ": " << msg_stream);                \
     } while (0)
 
 #endif

@@ -3,6 +3,7 @@
 #include "ir/Error.h"
 #include "ir/IROperator.h"
 #include "ir/IRPrinter.h"
+#include "ir/IRVisitor.h"
 
 namespace loom {
 namespace Internal {
@@ -30,7 +31,9 @@ bool is_comparison(IRNodeType t) {
            t == IRNodeType::LE || t == IRNodeType::GT || t == IRNodeType::GE;
 }
 
-bool is_logical(IRNodeType t) { return t == IRNodeType::And || t == IRNodeType::Or; }
+bool is_logical(IRNodeType t) {
+    return t == IRNodeType::And || t == IRNodeType::Or;
+}
 
 } // namespace
 
@@ -65,9 +68,15 @@ const StringImm *StringImm::make(const std::string &value) {
     return n;
 }
 
-const BaseExprNode *make_int_imm_node(Type t, int64_t v) { return IntImm::make(t, v); }
-const BaseExprNode *make_uint_imm_node(Type t, uint64_t v) { return UIntImm::make(t, v); }
-const BaseExprNode *make_float_imm_node(Type t, double v) { return FloatImm::make(t, v); }
+const BaseExprNode *make_int_imm_node(Type t, int64_t v) {
+    return IntImm::make(t, v);
+}
+const BaseExprNode *make_uint_imm_node(Type t, uint64_t v) {
+    return UIntImm::make(t, v);
+}
+const BaseExprNode *make_float_imm_node(Type t, double v) {
+    return FloatImm::make(t, v);
+}
 
 Expr Cast::make(Type t, Expr v) {
     check_defined(v, "Cast", "value");
@@ -112,9 +121,9 @@ Expr Variable::make(Type t, const std::string &name, Buffer<> image, Parameter p
 template <typename T> Expr BinaryOpNode<T>::make(Expr a, Expr b) {
     check_defined(a, "binary operator", "first operand");
     check_defined(b, "binary operator", "second operand");
-    internal_assert(a.type() == b.type(), "binary operator on mismatched types: "
-                                              << a.type() << " (" << a << ") and " << b.type()
-                                              << " (" << b << ")");
+    internal_assert(a.type() == b.type(),
+                    "binary operator on mismatched types: " << a.type() << " (" << a << ") and "
+                                                            << b.type() << " (" << b << ")");
     if (is_logical(T::_node_type)) {
         internal_assert(a.type().is_bool(), "logical operator on non-bool type " << a.type());
     }
@@ -156,9 +165,9 @@ Expr Select::make(Expr condition, Expr true_value, Expr false_value) {
     check_defined(false_value, "Select", "false value");
     internal_assert(condition.type().is_bool(),
                     "Select condition of non-bool type " << condition.type());
-    internal_assert(true_value.type() == false_value.type(),
-                    "Select of mismatched types " << true_value.type() << " and "
-                                                  << false_value.type());
+    internal_assert(true_value.type() == false_value.type(), "Select of mismatched types "
+                                                                 << true_value.type() << " and "
+                                                                 << false_value.type());
     internal_assert(condition.type().is_scalar() ||
                         condition.type().lanes == true_value.type().lanes,
                     "Select condition of " << condition.type().lanes << " lanes picks values of "
@@ -220,41 +229,67 @@ Expr Broadcast::make(Expr value, int lanes) {
 
 const char *intrinsic_name(Intrinsic op) {
     switch (op) {
-    case Intrinsic::None: return "none";
-    case Intrinsic::abs: return "abs";
-    case Intrinsic::absd: return "absd";
-    case Intrinsic::bitwise_and: return "bitwise_and";
-    case Intrinsic::bitwise_or: return "bitwise_or";
-    case Intrinsic::bitwise_xor: return "bitwise_xor";
-    case Intrinsic::bitwise_not: return "bitwise_not";
-    case Intrinsic::shift_left: return "shift_left";
-    case Intrinsic::shift_right: return "shift_right";
-    case Intrinsic::count_leading_zeros: return "count_leading_zeros";
-    case Intrinsic::count_trailing_zeros: return "count_trailing_zeros";
-    case Intrinsic::popcount: return "popcount";
-    case Intrinsic::div_round_to_zero: return "div_round_to_zero";
-    case Intrinsic::mod_round_to_zero: return "mod_round_to_zero";
-    case Intrinsic::likely: return "likely";
-    case Intrinsic::return_second: return "return_second";
-    case Intrinsic::if_then_else: return "if_then_else";
-    case Intrinsic::buffer_get_host: return "buffer_get_host";
-    case Intrinsic::buffer_get_min: return "buffer_get_min";
-    case Intrinsic::buffer_get_extent: return "buffer_get_extent";
-    case Intrinsic::buffer_get_stride: return "buffer_get_stride";
-    case Intrinsic::buffer_get_dimensions: return "buffer_get_dimensions";
-    case Intrinsic::buffer_get_type_code: return "buffer_get_type_code";
-    case Intrinsic::buffer_get_type_bits: return "buffer_get_type_bits";
-    case Intrinsic::buffer_get_type_lanes: return "buffer_get_type_lanes";
-    case Intrinsic::undef: return "undef";
-    case Intrinsic::debug_print: return "debug_print";
+    case Intrinsic::None:
+        return "none";
+    case Intrinsic::abs:
+        return "abs";
+    case Intrinsic::absd:
+        return "absd";
+    case Intrinsic::bitwise_and:
+        return "bitwise_and";
+    case Intrinsic::bitwise_or:
+        return "bitwise_or";
+    case Intrinsic::bitwise_xor:
+        return "bitwise_xor";
+    case Intrinsic::bitwise_not:
+        return "bitwise_not";
+    case Intrinsic::shift_left:
+        return "shift_left";
+    case Intrinsic::shift_right:
+        return "shift_right";
+    case Intrinsic::count_leading_zeros:
+        return "count_leading_zeros";
+    case Intrinsic::count_trailing_zeros:
+        return "count_trailing_zeros";
+    case Intrinsic::popcount:
+        return "popcount";
+    case Intrinsic::div_round_to_zero:
+        return "div_round_to_zero";
+    case Intrinsic::mod_round_to_zero:
+        return "mod_round_to_zero";
+    case Intrinsic::likely:
+        return "likely";
+    case Intrinsic::return_second:
+        return "return_second";
+    case Intrinsic::if_then_else:
+        return "if_then_else";
+    case Intrinsic::buffer_get_host:
+        return "buffer_get_host";
+    case Intrinsic::buffer_get_min:
+        return "buffer_get_min";
+    case Intrinsic::buffer_get_extent:
+        return "buffer_get_extent";
+    case Intrinsic::buffer_get_stride:
+        return "buffer_get_stride";
+    case Intrinsic::buffer_get_dimensions:
+        return "buffer_get_dimensions";
+    case Intrinsic::buffer_get_type_code:
+        return "buffer_get_type_code";
+    case Intrinsic::buffer_get_type_bits:
+        return "buffer_get_type_bits";
+    case Intrinsic::buffer_get_type_lanes:
+        return "buffer_get_type_lanes";
+    case Intrinsic::undef:
+        return "undef";
+    case Intrinsic::debug_print:
+        return "debug_print";
     }
     return "unknown_intrinsic";
 }
 
 namespace {
 
-Call *new_call(Type t, const std::string &name, const std::vector<Expr> &args,
-               Call::CallType ct) {
+Call *new_call(Type t, const std::string &name, const std::vector<Expr> &args, Call::CallType ct) {
     internal_assert(!name.empty(), "Call with empty name");
     for (size_t i = 0; i < args.size(); i++) {
         internal_assert(args[i].defined(), "Call to " << name << " with undefined argument " << i);
@@ -354,8 +389,8 @@ Expr Shuffle::make(const std::vector<Expr> &vectors, const std::vector<int> &ind
         total += v.type().lanes;
     }
     for (int i : indices) {
-        internal_assert(i >= 0 && i < total, "Shuffle index " << i << " out of range [0, " << total
-                                                              << ")");
+        internal_assert(i >= 0 && i < total,
+                        "Shuffle index " << i << " out of range [0, " << total << ")");
     }
     auto *n = new Shuffle;
     n->type = elem.with_lanes(int(indices.size()));
@@ -428,7 +463,8 @@ Stmt LetStmt::make(const std::string &name, Expr value, Stmt body) {
 Stmt AssertStmt::make(Expr condition, Expr message) {
     check_defined(condition, "AssertStmt", "condition");
     check_defined(message, "AssertStmt", "message");
-    internal_assert(condition.type() == Bool(), "AssertStmt condition of type " << condition.type());
+    internal_assert(condition.type() == Bool(),
+                    "AssertStmt condition of type " << condition.type());
     auto *n = new AssertStmt;
     n->condition = std::move(condition);
     n->message = std::move(message);
@@ -529,8 +565,8 @@ Stmt Free::make(const std::string &name) {
     return n;
 }
 
-Stmt Realize::make(const std::string &name, const std::vector<Type> &types,
-                   MemoryType memory_type, const Region &bounds, Expr condition, Stmt body) {
+Stmt Realize::make(const std::string &name, const std::vector<Type> &types, MemoryType memory_type,
+                   const Region &bounds, Expr condition, Stmt body) {
     internal_assert(!name.empty(), "Realize with empty name");
     internal_assert(!types.empty(), "Realize " << name << " of no types");
     for (const Range &r : bounds) {

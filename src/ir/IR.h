@@ -88,21 +88,51 @@ template <typename T> struct BinaryOpNode : ExprNode<T> {
 // Arithmetic. Div and Mod on integers are Euclidean: the remainder is never
 // negative, and division rounds to negative infinity for positive divisors.
 // Division by zero gives zero. On floats, Mod is a - b * floor(a / b).
-struct Add : BinaryOpNode<Add> { static constexpr IRNodeType _node_type = IRNodeType::Add; };
-struct Sub : BinaryOpNode<Sub> { static constexpr IRNodeType _node_type = IRNodeType::Sub; };
-struct Mul : BinaryOpNode<Mul> { static constexpr IRNodeType _node_type = IRNodeType::Mul; };
-struct Div : BinaryOpNode<Div> { static constexpr IRNodeType _node_type = IRNodeType::Div; };
-struct Mod : BinaryOpNode<Mod> { static constexpr IRNodeType _node_type = IRNodeType::Mod; };
-struct Min : BinaryOpNode<Min> { static constexpr IRNodeType _node_type = IRNodeType::Min; };
-struct Max : BinaryOpNode<Max> { static constexpr IRNodeType _node_type = IRNodeType::Max; };
-struct EQ : BinaryOpNode<EQ> { static constexpr IRNodeType _node_type = IRNodeType::EQ; };
-struct NE : BinaryOpNode<NE> { static constexpr IRNodeType _node_type = IRNodeType::NE; };
-struct LT : BinaryOpNode<LT> { static constexpr IRNodeType _node_type = IRNodeType::LT; };
-struct LE : BinaryOpNode<LE> { static constexpr IRNodeType _node_type = IRNodeType::LE; };
-struct GT : BinaryOpNode<GT> { static constexpr IRNodeType _node_type = IRNodeType::GT; };
-struct GE : BinaryOpNode<GE> { static constexpr IRNodeType _node_type = IRNodeType::GE; };
-struct And : BinaryOpNode<And> { static constexpr IRNodeType _node_type = IRNodeType::And; };
-struct Or : BinaryOpNode<Or> { static constexpr IRNodeType _node_type = IRNodeType::Or; };
+struct Add : BinaryOpNode<Add> {
+    static constexpr IRNodeType _node_type = IRNodeType::Add;
+};
+struct Sub : BinaryOpNode<Sub> {
+    static constexpr IRNodeType _node_type = IRNodeType::Sub;
+};
+struct Mul : BinaryOpNode<Mul> {
+    static constexpr IRNodeType _node_type = IRNodeType::Mul;
+};
+struct Div : BinaryOpNode<Div> {
+    static constexpr IRNodeType _node_type = IRNodeType::Div;
+};
+struct Mod : BinaryOpNode<Mod> {
+    static constexpr IRNodeType _node_type = IRNodeType::Mod;
+};
+struct Min : BinaryOpNode<Min> {
+    static constexpr IRNodeType _node_type = IRNodeType::Min;
+};
+struct Max : BinaryOpNode<Max> {
+    static constexpr IRNodeType _node_type = IRNodeType::Max;
+};
+struct EQ : BinaryOpNode<EQ> {
+    static constexpr IRNodeType _node_type = IRNodeType::EQ;
+};
+struct NE : BinaryOpNode<NE> {
+    static constexpr IRNodeType _node_type = IRNodeType::NE;
+};
+struct LT : BinaryOpNode<LT> {
+    static constexpr IRNodeType _node_type = IRNodeType::LT;
+};
+struct LE : BinaryOpNode<LE> {
+    static constexpr IRNodeType _node_type = IRNodeType::LE;
+};
+struct GT : BinaryOpNode<GT> {
+    static constexpr IRNodeType _node_type = IRNodeType::GT;
+};
+struct GE : BinaryOpNode<GE> {
+    static constexpr IRNodeType _node_type = IRNodeType::GE;
+};
+struct And : BinaryOpNode<And> {
+    static constexpr IRNodeType _node_type = IRNodeType::And;
+};
+struct Or : BinaryOpNode<Or> {
+    static constexpr IRNodeType _node_type = IRNodeType::Or;
+};
 
 struct Not : ExprNode<Not> {
     Expr a;
@@ -147,32 +177,32 @@ struct Broadcast : ExprNode<Broadcast> {
 /** Built-in operations that Call nodes of kind Intrinsic/PureIntrinsic name. */
 enum class Intrinsic : uint8_t {
     None,
-    abs,              // |x|, result unsigned for ints
-    absd,             // |a - b| without overflow, result unsigned for ints
+    abs,  // |x|, result unsigned for ints
+    absd, // |a - b| without overflow, result unsigned for ints
     bitwise_and,
     bitwise_or,
     bitwise_xor,
     bitwise_not,
     shift_left,
-    shift_right,      // arithmetic for signed
+    shift_right, // arithmetic for signed
     count_leading_zeros,
     count_trailing_zeros,
     popcount,
     div_round_to_zero, // C-style integer division
     mod_round_to_zero,
-    likely,            // hint: the argument is usually what the branch takes
-    return_second,     // evaluate args[0] for effect, return args[1]
-    if_then_else,      // lazy select: args (cond, t, f)
-    buffer_get_host,   // args: buffer handle -> Handle
-    buffer_get_min,    // args: buffer handle, dim -> Int(32)
+    likely,          // hint: the argument is usually what the branch takes
+    return_second,   // evaluate args[0] for effect, return args[1]
+    if_then_else,    // lazy select: args (cond, t, f)
+    buffer_get_host, // args: buffer handle -> Handle
+    buffer_get_min,  // args: buffer handle, dim -> Int(32)
     buffer_get_extent,
     buffer_get_stride,
     buffer_get_dimensions,
     buffer_get_type_code,
     buffer_get_type_bits,
     buffer_get_type_lanes,
-    undef,             // placeholder value in update definitions
-    debug_print,       // print(...) expressions: args are values and strings
+    undef,       // placeholder value in update definitions
+    debug_print, // print(...) expressions: args are values and strings
 };
 
 const char *intrinsic_name(Intrinsic op);
@@ -190,13 +220,14 @@ struct Call : ExprNode<Call> {
     std::vector<Expr> args;
     CallType call_type;
     Internal::Intrinsic op = Internal::Intrinsic::None; // for (Pure)Intrinsic calls
-    Function func;     // for Loom calls
-    int value_index = 0; // tuple element, for Loom calls
-    Buffer<> image;    // for Image calls on concrete buffers
-    Parameter param;   // for Image calls on ImageParams
+    Function func;                                      // for Loom calls
+    int value_index = 0;                                // tuple element, for Loom calls
+    Buffer<> image;                                     // for Image calls on concrete buffers
+    Parameter param;                                    // for Image calls on ImageParams
 
     static Expr make(Type t, const std::string &name, const std::vector<Expr> &args, CallType ct);
-    static Expr make(Type t, Internal::Intrinsic op, const std::vector<Expr> &args, CallType ct = PureIntrinsic);
+    static Expr make(Type t, Internal::Intrinsic op, const std::vector<Expr> &args,
+                     CallType ct = PureIntrinsic);
     static Expr make(const Function &f, const std::vector<Expr> &args, int value_index = 0);
     static Expr make(const Buffer<> &image, const std::vector<Expr> &args);
     static Expr make(const Parameter &param, const std::vector<Expr> &args);
@@ -204,7 +235,10 @@ struct Call : ExprNode<Call> {
     bool is_intrinsic(Internal::Intrinsic o) const {
         return (call_type == Intrinsic || call_type == PureIntrinsic) && op == o;
     }
-    bool is_pure() const { return call_type == PureExtern || call_type == PureIntrinsic || call_type == Image || call_type == Loom; }
+    bool is_pure() const {
+        return call_type == PureExtern || call_type == PureIntrinsic || call_type == Image ||
+               call_type == Loom;
+    }
     static constexpr IRNodeType _node_type = IRNodeType::Call;
 };
 
@@ -250,8 +284,12 @@ struct ProducerConsumer : StmtNode<ProducerConsumer> {
     bool is_producer;
     Stmt body;
     static Stmt make(const std::string &name, bool is_producer, Stmt body);
-    static Stmt make_produce(const std::string &name, Stmt body) { return make(name, true, std::move(body)); }
-    static Stmt make_consume(const std::string &name, Stmt body) { return make(name, false, std::move(body)); }
+    static Stmt make_produce(const std::string &name, Stmt body) {
+        return make(name, true, std::move(body));
+    }
+    static Stmt make_consume(const std::string &name, Stmt body) {
+        return make(name, false, std::move(body));
+    }
     static constexpr IRNodeType _node_type = IRNodeType::ProducerConsumer;
 };
 
@@ -261,8 +299,8 @@ struct For : StmtNode<For> {
     ForType for_type;
     DeviceAPI device_api;
     Stmt body;
-    static Stmt make(const std::string &name, Expr min, Expr extent, ForType for_type, DeviceAPI device_api,
-                     Stmt body);
+    static Stmt make(const std::string &name, Expr min, Expr extent, ForType for_type,
+                     DeviceAPI device_api, Stmt body);
     static constexpr IRNodeType _node_type = IRNodeType::For;
 };
 
@@ -271,8 +309,8 @@ struct Store : StmtNode<Store> {
     Expr value, index, predicate;
     Buffer<> image;
     Parameter param;
-    static Stmt make(const std::string &name, Expr value, Expr index, Buffer<> image, Parameter param,
-                     Expr predicate = Expr());
+    static Stmt make(const std::string &name, Expr value, Expr index, Buffer<> image,
+                     Parameter param, Expr predicate = Expr());
     static constexpr IRNodeType _node_type = IRNodeType::Store;
 };
 
@@ -281,8 +319,8 @@ struct Provide : StmtNode<Provide> {
     std::string name;
     std::vector<Expr> values, args;
     Expr predicate; // undefined: always
-    static Stmt make(const std::string &name, const std::vector<Expr> &values, const std::vector<Expr> &args,
-                     Expr predicate = Expr());
+    static Stmt make(const std::string &name, const std::vector<Expr> &values,
+                     const std::vector<Expr> &args, Expr predicate = Expr());
     static constexpr IRNodeType _node_type = IRNodeType::Provide;
 };
 
@@ -294,8 +332,8 @@ struct Allocate : StmtNode<Allocate> {
     std::vector<Expr> extents;
     Expr condition; // allocate only when true
     Stmt body;
-    static Stmt make(const std::string &name, Type type, MemoryType memory_type, const std::vector<Expr> &extents,
-                     Expr condition, Stmt body);
+    static Stmt make(const std::string &name, Type type, MemoryType memory_type,
+                     const std::vector<Expr> &extents, Expr condition, Stmt body);
     static constexpr IRNodeType _node_type = IRNodeType::Allocate;
 };
 
@@ -313,8 +351,8 @@ struct Realize : StmtNode<Realize> {
     Region bounds;
     Expr condition;
     Stmt body;
-    static Stmt make(const std::string &name, const std::vector<Type> &types, MemoryType memory_type,
-                     const Region &bounds, Expr condition, Stmt body);
+    static Stmt make(const std::string &name, const std::vector<Type> &types,
+                     MemoryType memory_type, const Region &bounds, Expr condition, Stmt body);
     static constexpr IRNodeType _node_type = IRNodeType::Realize;
 };
 

@@ -10,7 +10,8 @@ Expr IRMutator::mutate(const Expr &e) {
     const BaseExprNode *n = e.get();
     switch (n->node_type) {
 #define LOOM_DISPATCH(T)                                                                           \
-    case IRNodeType::T: return visit(static_cast<const T *>(n));
+    case IRNodeType::T:                                                                            \
+        return visit(static_cast<const T *>(n));
         LOOM_DISPATCH(IntImm)
         LOOM_DISPATCH(UIntImm)
         LOOM_DISPATCH(FloatImm)
@@ -41,7 +42,8 @@ Expr IRMutator::mutate(const Expr &e) {
         LOOM_DISPATCH(Call)
         LOOM_DISPATCH(Let)
         LOOM_DISPATCH(Shuffle)
-    default: break;
+    default:
+        break;
     }
     internal_error("IRMutator::mutate(Expr) on a statement node");
 }
@@ -63,7 +65,8 @@ Stmt IRMutator::mutate(const Stmt &s) {
         LOOM_DISPATCH(IfThenElse)
         LOOM_DISPATCH(Evaluate)
 #undef LOOM_DISPATCH
-    default: break;
+    default:
+        break;
     }
     internal_error("IRMutator::mutate(Stmt) on an expression node");
 }
@@ -80,11 +83,21 @@ std::vector<Expr> IRMutator::mutate_exprs(const std::vector<Expr> &es, bool *cha
     return out;
 }
 
-Expr IRMutator::visit(const IntImm *op) { return op; }
-Expr IRMutator::visit(const UIntImm *op) { return op; }
-Expr IRMutator::visit(const FloatImm *op) { return op; }
-Expr IRMutator::visit(const StringImm *op) { return op; }
-Expr IRMutator::visit(const Variable *op) { return op; }
+Expr IRMutator::visit(const IntImm *op) {
+    return op;
+}
+Expr IRMutator::visit(const UIntImm *op) {
+    return op;
+}
+Expr IRMutator::visit(const FloatImm *op) {
+    return op;
+}
+Expr IRMutator::visit(const StringImm *op) {
+    return op;
+}
+Expr IRMutator::visit(const Variable *op) {
+    return op;
+}
 
 Expr IRMutator::visit(const Cast *op) {
     Expr v = mutate(op->value);
@@ -241,7 +254,9 @@ Stmt IRMutator::visit(const Allocate *op) {
                           std::move(body));
 }
 
-Stmt IRMutator::visit(const Free *op) { return op; }
+Stmt IRMutator::visit(const Free *op) {
+    return op;
+}
 
 Stmt IRMutator::visit(const Realize *op) {
     bool changed = false;

@@ -28,10 +28,17 @@ Expr make_const(Type t, int64_t v) {
     Type s = t.element_of();
     Expr c;
     switch (s.code) {
-    case Type::Int: c = IntImm::make(s, v); break;
-    case Type::UInt: c = UIntImm::make(s, s.is_bool() ? uint64_t(v != 0) : uint64_t(v)); break;
-    case Type::Float: c = FloatImm::make(s, double(v)); break;
-    case Type::Handle: internal_error("make_const of handle type");
+    case Type::Int:
+        c = IntImm::make(s, v);
+        break;
+    case Type::UInt:
+        c = UIntImm::make(s, s.is_bool() ? uint64_t(v != 0) : uint64_t(v));
+        break;
+    case Type::Float:
+        c = FloatImm::make(s, double(v));
+        break;
+    case Type::Handle:
+        internal_error("make_const of handle type");
     }
     return broadcast_const(t, c);
 }
@@ -40,26 +47,40 @@ Expr make_const(Type t, uint64_t v) {
     Type s = t.element_of();
     Expr c;
     switch (s.code) {
-    case Type::Int: c = IntImm::make(s, int64_t(v)); break;
-    case Type::UInt: c = UIntImm::make(s, s.is_bool() ? uint64_t(v != 0) : v); break;
-    case Type::Float: c = FloatImm::make(s, double(v)); break;
-    case Type::Handle: internal_error("make_const of handle type");
+    case Type::Int:
+        c = IntImm::make(s, int64_t(v));
+        break;
+    case Type::UInt:
+        c = UIntImm::make(s, s.is_bool() ? uint64_t(v != 0) : v);
+        break;
+    case Type::Float:
+        c = FloatImm::make(s, double(v));
+        break;
+    case Type::Handle:
+        internal_error("make_const of handle type");
     }
     return broadcast_const(t, c);
 }
 
-Expr make_const(Type t, int v) { return make_const(t, int64_t(v)); }
+Expr make_const(Type t, int v) {
+    return make_const(t, int64_t(v));
+}
 
 Expr make_const(Type t, double v) {
     Type s = t.element_of();
     Expr c;
     switch (s.code) {
-    case Type::Int: c = IntImm::make(s, int64_t(v)); break;
+    case Type::Int:
+        c = IntImm::make(s, int64_t(v));
+        break;
     case Type::UInt:
         c = UIntImm::make(s, s.is_bool() ? uint64_t(v != 0) : uint64_t(int64_t(v)));
         break;
-    case Type::Float: c = FloatImm::make(s, v); break;
-    case Type::Handle: internal_error("make_const of handle type");
+    case Type::Float:
+        c = FloatImm::make(s, v);
+        break;
+    case Type::Handle:
+        internal_error("make_const of handle type");
     }
     return broadcast_const(t, c);
 }
@@ -68,10 +89,18 @@ Expr make_zero(Type t) {
     if (t.is_handle()) return Reinterpret::make(t, make_const(UInt(64, t.lanes), int64_t(0)));
     return make_const(t, int64_t(0));
 }
-Expr make_one(Type t) { return make_const(t, int64_t(1)); }
-Expr make_bool(bool v, int lanes) { return make_const(Bool(lanes), int64_t(v)); }
-Expr const_true(int lanes) { return make_bool(true, lanes); }
-Expr const_false(int lanes) { return make_bool(false, lanes); }
+Expr make_one(Type t) {
+    return make_const(t, int64_t(1));
+}
+Expr make_bool(bool v, int lanes) {
+    return make_const(Bool(lanes), int64_t(v));
+}
+Expr const_true(int lanes) {
+    return make_bool(true, lanes);
+}
+Expr const_false(int lanes) {
+    return make_bool(false, lanes);
+}
 
 Expr type_max(Type t) {
     if (t.is_int()) return make_const(t, t.max_int());
@@ -98,17 +127,29 @@ bool is_const(const Expr &e, int64_t v) {
     const BaseExprNode *n = scalar_of(e);
     if (!n) return false;
     switch (n->node_type) {
-    case IRNodeType::IntImm: return static_cast<const IntImm *>(n)->value == v;
-    case IRNodeType::UIntImm: return v >= 0 && static_cast<const UIntImm *>(n)->value == uint64_t(v);
-    case IRNodeType::FloatImm: return static_cast<const FloatImm *>(n)->value == double(v);
-    default: return false;
+    case IRNodeType::IntImm:
+        return static_cast<const IntImm *>(n)->value == v;
+    case IRNodeType::UIntImm:
+        return v >= 0 && static_cast<const UIntImm *>(n)->value == uint64_t(v);
+    case IRNodeType::FloatImm:
+        return static_cast<const FloatImm *>(n)->value == double(v);
+    default:
+        return false;
     }
 }
 
-bool is_const_zero(const Expr &e) { return is_const(e, 0); }
-bool is_const_one(const Expr &e) { return is_const(e, 1); }
-bool is_const_true(const Expr &e) { return e.defined() && e.type().is_bool() && is_const(e, 1); }
-bool is_const_false(const Expr &e) { return e.defined() && e.type().is_bool() && is_const(e, 0); }
+bool is_const_zero(const Expr &e) {
+    return is_const(e, 0);
+}
+bool is_const_one(const Expr &e) {
+    return is_const(e, 1);
+}
+bool is_const_true(const Expr &e) {
+    return e.defined() && e.type().is_bool() && is_const(e, 1);
+}
+bool is_const_false(const Expr &e) {
+    return e.defined() && e.type().is_bool() && is_const(e, 0);
+}
 
 bool is_positive_const(const Expr &e) {
     const BaseExprNode *n = scalar_of(e);
@@ -165,8 +206,8 @@ bool is_pure(const Expr &e) {
 Expr broadcast_if_needed(const Expr &e, int lanes) {
     if (lanes == 1 || e.type().lanes == lanes) return e;
     internal_assert(e.type().is_scalar(), "broadcast_if_needed of a " << e.type().lanes
-                                                                      << "-lane vector to "
-                                                                      << lanes << " lanes");
+                                                                      << "-lane vector to " << lanes
+                                                                      << " lanes");
     return Broadcast::make(e, lanes);
 }
 
@@ -175,7 +216,9 @@ Expr make_intrinsic(Type t, Intrinsic op, const std::vector<Expr> &args) {
     return Call::make(t, op, args, ct);
 }
 
-Expr likely(const Expr &e) { return make_intrinsic(e.type(), Intrinsic::likely, {e}); }
+Expr likely(const Expr &e) {
+    return make_intrinsic(e.type(), Intrinsic::likely, {e});
+}
 
 Expr unwrap_likely(const Expr &e) {
     if (const Call *c = e.as<Call>()) {

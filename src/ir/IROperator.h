@@ -32,7 +32,7 @@ bool is_const(const Expr &e);
 bool is_const(const Expr &e, int64_t v);
 bool is_const_zero(const Expr &e);
 bool is_const_one(const Expr &e);
-bool is_const_true(const Expr &e) ;
+bool is_const_true(const Expr &e);
 bool is_const_false(const Expr &e);
 /** Positive/negative integer constant (scalar or broadcast)? */
 bool is_positive_const(const Expr &e);

@@ -12,8 +12,12 @@ void visit_if_defined(IRVisitor *v, const Stmt &s) {
 }
 } // namespace
 
-void IRVisitor::visit(const Cast *op) { op->value.accept(this); }
-void IRVisitor::visit(const Reinterpret *op) { op->value.accept(this); }
+void IRVisitor::visit(const Cast *op) {
+    op->value.accept(this);
+}
+void IRVisitor::visit(const Reinterpret *op) {
+    op->value.accept(this);
+}
 
 #define LOOM_VISIT_BINARY(T)                                                                       \
     void IRVisitor::visit(const T *op) {                                                           \
@@ -37,7 +41,9 @@ LOOM_VISIT_BINARY(And)
 LOOM_VISIT_BINARY(Or)
 #undef LOOM_VISIT_BINARY
 
-void IRVisitor::visit(const Not *op) { op->a.accept(this); }
+void IRVisitor::visit(const Not *op) {
+    op->a.accept(this);
+}
 
 void IRVisitor::visit(const Select *op) {
     op->condition.accept(this);
@@ -55,7 +61,9 @@ void IRVisitor::visit(const Ramp *op) {
     op->stride.accept(this);
 }
 
-void IRVisitor::visit(const Broadcast *op) { op->value.accept(this); }
+void IRVisitor::visit(const Broadcast *op) {
+    op->value.accept(this);
+}
 
 void IRVisitor::visit(const Call *op) {
     for (const Expr &a : op->args) a.accept(this);
@@ -80,7 +88,9 @@ void IRVisitor::visit(const AssertStmt *op) {
     op->message.accept(this);
 }
 
-void IRVisitor::visit(const ProducerConsumer *op) { op->body.accept(this); }
+void IRVisitor::visit(const ProducerConsumer *op) {
+    op->body.accept(this);
+}
 
 void IRVisitor::visit(const For *op) {
     op->min.accept(this);
@@ -126,7 +136,54 @@ void IRVisitor::visit(const IfThenElse *op) {
     visit_if_defined(this, op->else_case);
 }
 
-void IRVisitor::visit(const Evaluate *op) { op->value.accept(this); }
+void IRVisitor::visit(const Evaluate *op) {
+    op->value.accept(this);
+}
+
+// Emit every node's accept() here, so translation units that build nodes
+// without including this header still link.
+template struct ExprNode<IntImm>;
+template struct ExprNode<UIntImm>;
+template struct ExprNode<FloatImm>;
+template struct ExprNode<StringImm>;
+template struct ExprNode<Cast>;
+template struct ExprNode<Reinterpret>;
+template struct ExprNode<Variable>;
+template struct ExprNode<Add>;
+template struct ExprNode<Sub>;
+template struct ExprNode<Mul>;
+template struct ExprNode<Div>;
+template struct ExprNode<Mod>;
+template struct ExprNode<Min>;
+template struct ExprNode<Max>;
+template struct ExprNode<EQ>;
+template struct ExprNode<NE>;
+template struct ExprNode<LT>;
+template struct ExprNode<LE>;
+template struct ExprNode<GT>;
+template struct ExprNode<GE>;
+template struct ExprNode<And>;
+template struct ExprNode<Or>;
+template struct ExprNode<Not>;
+template struct ExprNode<Select>;
+template struct ExprNode<Load>;
+template struct ExprNode<Ramp>;
+template struct ExprNode<Broadcast>;
+template struct ExprNode<Call>;
+template struct ExprNode<Let>;
+template struct ExprNode<Shuffle>;
+template struct StmtNode<LetStmt>;
+template struct StmtNode<AssertStmt>;
+template struct StmtNode<ProducerConsumer>;
+template struct StmtNode<For>;
+template struct StmtNode<Store>;
+template struct StmtNode<Provide>;
+template struct StmtNode<Allocate>;
+template struct StmtNode<Free>;
+template struct StmtNode<Realize>;
+template struct StmtNode<Block>;
+template struct StmtNode<IfThenElse>;
+template struct StmtNode<Evaluate>;
 
 } // namespace Internal
 } // namespace loom

@@ -56,8 +56,12 @@ public:
     virtual void visit(const Evaluate *);
 };
 
-template <typename T> void ExprNode<T>::accept(IRVisitor *v) const { v->visit(static_cast<const T *>(this)); }
-template <typename T> void StmtNode<T>::accept(IRVisitor *v) const { v->visit(static_cast<const T *>(this)); }
+template <typename T> void ExprNode<T>::accept(IRVisitor *v) const {
+    v->visit(static_cast<const T *>(this));
+}
+template <typename T> void StmtNode<T>::accept(IRVisitor *v) const {
+    v->visit(static_cast<const T *>(this));
+}
 
 } // namespace Internal
 } // namespace loom

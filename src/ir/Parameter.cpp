@@ -24,8 +24,10 @@ Expr Parameter::scalar_expr() const {
     Type t = type();
     uint64_t bits = scalar_bits();
     switch (t.code) {
-    case Type::Int: return IntImm::make(t, int64_t(bits)); // IntImm sign-extends the low bits
-    case Type::UInt: return UIntImm::make(t, bits);
+    case Type::Int:
+        return IntImm::make(t, int64_t(bits)); // IntImm sign-extends the low bits
+    case Type::UInt:
+        return UIntImm::make(t, bits);
     case Type::Float:
         if (t.bits == 32) {
             float f;
@@ -37,7 +39,8 @@ Expr Parameter::scalar_expr() const {
             std::memcpy(&d, &bits, sizeof(d));
             return FloatImm::make(t, d);
         }
-    case Type::Handle: return Reinterpret::make(t, UIntImm::make(UInt(64), bits));
+    case Type::Handle:
+        return Reinterpret::make(t, UIntImm::make(UInt(64), bits));
     }
     internal_error("scalar_expr of Parameter " << name() << " of type " << type_to_string(t));
 }

@@ -41,7 +41,8 @@ public:
     void push(const std::string &name, const T &value) { table[name].push_back(value); }
     void pop(const std::string &name) {
         auto it = table.find(name);
-        internal_assert(it != table.end() && !it->second.empty(), "pop of name not in scope: " << name);
+        internal_assert(it != table.end() && !it->second.empty(),
+                        "pop of name not in scope: " << name);
         it->second.pop_back();
         if (it->second.empty()) table.erase(it);
     }
@@ -59,7 +60,9 @@ public:
 template <typename T> struct ScopedBinding {
     Scope<T> *scope;
     std::string name;
-    ScopedBinding(Scope<T> &s, const std::string &n, const T &v) : scope(&s), name(n) { s.push(n, v); }
+    ScopedBinding(Scope<T> &s, const std::string &n, const T &v) : scope(&s), name(n) {
+        s.push(n, v);
+    }
     ~ScopedBinding() { scope->pop(name); }
     ScopedBinding(const ScopedBinding &) = delete;
     ScopedBinding &operator=(const ScopedBinding &) = delete;

@@ -6,18 +6,22 @@
 namespace loom {
 
 int64_t Type::min_int() const {
-    if (is_int()) return bits >= 64 ? std::numeric_limits<int64_t>::min() : -(int64_t(1) << (bits - 1));
+    if (is_int())
+        return bits >= 64 ? std::numeric_limits<int64_t>::min() : -(int64_t(1) << (bits - 1));
     return 0;
 }
 
 int64_t Type::max_int() const {
-    if (is_int()) return bits >= 64 ? std::numeric_limits<int64_t>::max() : (int64_t(1) << (bits - 1)) - 1;
-    if (is_uint()) return bits >= 63 ? std::numeric_limits<int64_t>::max() : (int64_t(1) << bits) - 1;
+    if (is_int())
+        return bits >= 64 ? std::numeric_limits<int64_t>::max() : (int64_t(1) << (bits - 1)) - 1;
+    if (is_uint())
+        return bits >= 63 ? std::numeric_limits<int64_t>::max() : (int64_t(1) << bits) - 1;
     return 0;
 }
 
 uint64_t Type::max_uint() const {
-    if (is_uint()) return bits >= 64 ? std::numeric_limits<uint64_t>::max() : (uint64_t(1) << bits) - 1;
+    if (is_uint())
+        return bits >= 64 ? std::numeric_limits<uint64_t>::max() : (uint64_t(1) << bits) - 1;
     if (is_int()) return uint64_t(max_int());
     return 0;
 }
@@ -29,14 +33,16 @@ bool Type::can_represent(Type t) const {
     switch (code) {
     case Int:
         if (t.is_int()) return t.bits >= bits;
-        if (t.is_float()) return (t.bits == 64 && bits <= 53) || (t.bits == 32 && bits <= 24) ||
-                                 (t.bits == 16 && bits <= 11);
+        if (t.is_float())
+            return (t.bits == 64 && bits <= 53) || (t.bits == 32 && bits <= 24) ||
+                   (t.bits == 16 && bits <= 11);
         return false;
     case UInt:
         if (t.is_uint()) return t.bits >= bits;
         if (t.is_int()) return t.bits > bits;
-        if (t.is_float()) return (t.bits == 64 && bits <= 53) || (t.bits == 32 && bits <= 24) ||
-                                 (t.bits == 16 && bits <= 11);
+        if (t.is_float())
+            return (t.bits == 64 && bits <= 53) || (t.bits == 32 && bits <= 24) ||
+                   (t.bits == 16 && bits <= 11);
         return false;
     case Float:
         return t.is_float() && t.bits >= bits;
@@ -46,28 +52,45 @@ bool Type::can_represent(Type t) const {
     return false;
 }
 
+namespace {
+// Does the float/double value f hold exactly the integer x? Range checks come
+// first because converting an out-of-range float to an integer is undefined.
+template <typename F> bool holds_exactly(F f, int64_t x) {
+    return f >= F(-9223372036854775808.0) && f < F(9223372036854775808.0) && int64_t(f) == x;
+}
+template <typename F> bool holds_exactly(F f, uint64_t x) {
+    return f >= F(0) && f < F(18446744073709551616.0) && uint64_t(f) == x;
+}
+} // namespace
+
 bool Type::can_represent(int64_t x) const {
     switch (code) {
-    case Int: return x >= min_int() && x <= max_int();
-    case UInt: return x >= 0 && uint64_t(x) <= max_uint();
+    case Int:
+        return x >= min_int() && x <= max_int();
+    case UInt:
+        return x >= 0 && uint64_t(x) <= max_uint();
     case Float:
-        if (bits == 32) return int64_t(float(x)) == x && std::fabs(float(x)) < 9.3e18f;
-        if (bits == 64) return std::fabs(double(x)) < 9.3e18 && int64_t(double(x)) == x;
-        return x >= -2048 && x <= 2048;
-    case Handle: return false;
+        if (bits == 32) return holds_exactly(float(x), x);
+        if (bits == 64) return holds_exactly(double(x), x);
+        return x >= -2048 && x <= 2048; // float16: 11 significant bits
+    case Handle:
+        return false;
     }
     return false;
 }
 
 bool Type::can_represent(uint64_t x) const {
     switch (code) {
-    case Int: return x <= uint64_t(max_int());
-    case UInt: return x <= max_uint();
+    case Int:
+        return x <= uint64_t(max_int());
+    case UInt:
+        return x <= max_uint();
     case Float:
-        if (bits == 32) return float(x) < 1.8e19f && uint64_t(float(x)) == x;
-        if (bits == 64) return double(x) < 1.8e19 && uint64_t(double(x)) == x;
+        if (bits == 32) return holds_exactly(float(x), x);
+        if (bits == 64) return holds_exactly(double(x), x);
         return x <= 2048;
-    case Handle: return false;
+    case Handle:
+        return false;
     }
     return false;
 }
@@ -83,7 +106,8 @@ bool Type::can_represent(double x) const {
     case Float:
         if (bits == 64 || std::isnan(x)) return true;
         return double(float(x)) == x;
-    case Handle: return false;
+    case Handle:
+        return false;
     }
     return false;
 }
@@ -95,10 +119,18 @@ std::string type_to_string(Type t) {
         s = "bool";
     } else {
         switch (t.code) {
-        case Type::Int: s = "int"; break;
-        case Type::UInt: s = "uint"; break;
-        case Type::Float: s = "float"; break;
-        case Type::Handle: s = "handle"; break;
+        case Type::Int:
+            s = "int";
+            break;
+        case Type::UInt:
+            s = "uint";
+            break;
+        case Type::Float:
+            s = "float";
+            break;
+        case Type::Handle:
+            s = "handle";
+            break;
         }
         if (!t.is_handle()) s += std::to_string(int(t.bits));
     }

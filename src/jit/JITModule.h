@@ -16,14 +16,19 @@ namespace Internal {
 class JITModule {
 public:
     using ArgvFunction = int (*)(void **argv);
+    using MetadataFunction = const loom_pipeline_metadata_t *(*)();
 
-    /** Generate LLVM IR for f, optimize and compile it. */
-    static JITModule compile(const LoweredFunc &f, const Target &target);
+    /** Generate LLVM IR for f, optimize and compile it. Printing the IR
+     * costs compile time, so llvm_assembly() is empty unless want_assembly. */
+    static JITModule compile(const LoweredFunc &f, const Target &target,
+                             bool want_assembly = false);
 
     bool defined() const { return state != nullptr; }
     /** The NAME_argv entry point (see LoweredFunc.h for the argv layout). */
     ArgvFunction argv_function() const;
-    /** The optimized LLVM IR of the module, as text. */
+    /** The NAME_metadata entry point. */
+    MetadataFunction metadata_function() const;
+    /** The optimized LLVM IR of the module, as text (see compile()). */
     const std::string &llvm_assembly() const;
 
 private:

@@ -17,8 +17,8 @@ namespace Internal {
  * Arguments are the scalar Params, ImageParams and Buffers the pipeline
  * reads (in order of first appearance, or as given in `order` when non-empty,
  * matched by name), followed by one output buffer per output Func. */
-LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name, const Target &target,
-                  const std::vector<std::string> &order = {});
+LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
+                  const Target &target, const std::vector<std::string> &order = {});
 
 } // namespace Internal
 } // namespace loom

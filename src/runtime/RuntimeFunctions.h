@@ -3,7 +3,8 @@
 
 /* Functions of the runtime that generated code calls. All take the hidden
  * user context first. Error functions format a message, report it through
- * loom_report_error and return their (negative) error code. */
+ * loom_report_error and return their (negative) error code.
+ * Each returns the matching loom_error_code_* value of LoomRuntime.h. */
 
 #include "LoomRuntime.h"
 
@@ -13,15 +14,18 @@ extern "C" {
 
 int loom_error_buffer_argument_is_null(void *uc, const char *buffer_name);
 int loom_error_bad_type(void *uc, const char *buffer_name, int32_t actual_code, int32_t actual_bits,
-                        int32_t actual_lanes, int32_t expected_code, int32_t expected_bits, int32_t expected_lanes);
+                        int32_t actual_lanes, int32_t expected_code, int32_t expected_bits,
+                        int32_t expected_lanes);
 int loom_error_bad_dimensions(void *uc, const char *buffer_name, int32_t actual, int32_t expected);
 /* Buffer `buffer_name` is read (or written, for outputs) over [req_min, req_max]
  * in dimension `dim` by Func `func_name` but covers only [actual_min, actual_max]. */
-int loom_error_buffer_too_small(void *uc, const char *func_name, const char *buffer_name, int32_t dim,
-                                int32_t req_min, int32_t req_max, int32_t actual_min, int32_t actual_max);
-int loom_error_buffer_extents_too_large(void *uc, const char *buffer_name, int64_t actual, int64_t max);
-int loom_error_constraint_violated(void *uc, const char *what, int32_t value, const char *constraint,
-                                   int32_t constraint_value);
+int loom_error_buffer_too_small(void *uc, const char *func_name, const char *buffer_name,
+                                int32_t dim, int32_t req_min, int32_t req_max, int32_t actual_min,
+                                int32_t actual_max);
+int loom_error_buffer_extents_too_large(void *uc, const char *buffer_name, int64_t actual,
+                                        int64_t max);
+int loom_error_constraint_violated(void *uc, const char *what, int32_t value,
+                                   const char *constraint, int32_t constraint_value);
 int loom_error_param_too_small_i64(void *uc, const char *param_name, int64_t value, int64_t min);
 int loom_error_param_too_large_i64(void *uc, const char *param_name, int64_t value, int64_t max);
 int loom_error_param_too_small_f64(void *uc, const char *param_name, double value, double min);

@@ -68,7 +68,7 @@ void loom_report_error(void *user_context, const char *message) {
 }
 
 int loom_error_buffer_argument_is_null(void *uc, const char *buffer_name) {
-    return report(uc, loom_error_buffer_argument_is_null, "Buffer argument %s is NULL",
+    return report(uc, loom_error_code_buffer_argument_is_null, "Buffer argument %s is NULL",
                   or_unnamed(buffer_name));
 }
 
@@ -78,12 +78,12 @@ int loom_error_bad_type(void *uc, const char *buffer_name, int32_t actual_code, 
     char actual[32], expected[32];
     type_name(actual, sizeof(actual), actual_code, actual_bits, actual_lanes);
     type_name(expected, sizeof(expected), expected_code, expected_bits, expected_lanes);
-    return report(uc, loom_error_bad_type, "Buffer %s has type %s but the pipeline needs %s",
+    return report(uc, loom_error_code_bad_type, "Buffer %s has type %s but the pipeline needs %s",
                   or_unnamed(buffer_name), actual, expected);
 }
 
 int loom_error_bad_dimensions(void *uc, const char *buffer_name, int32_t actual, int32_t expected) {
-    return report(uc, loom_error_bad_dimensions,
+    return report(uc, loom_error_code_bad_dimensions,
                   "Buffer %s has %d dimensions but the pipeline needs %d", or_unnamed(buffer_name),
                   int(actual), int(expected));
 }
@@ -95,7 +95,7 @@ int loom_error_buffer_too_small(void *uc, const char *func_name, const char *buf
     bool has_func = func_name && func_name[0];
     bool is_output = has_func && std::strcmp(func_name, buffer) == 0;
     if (is_output) {
-        return report(uc, loom_error_buffer_too_small,
+        return report(uc, loom_error_code_buffer_too_small,
                       "Output buffer %s is accessed at %d to %d in dimension %d by Func %s, but "
                       "the buffer only "
                       "covers %d to %d",
@@ -103,14 +103,14 @@ int loom_error_buffer_too_small(void *uc, const char *func_name, const char *buf
                       int(actual_max));
     }
     if (has_func) {
-        return report(uc, loom_error_buffer_too_small,
+        return report(uc, loom_error_code_buffer_too_small,
                       "Input buffer %s is accessed at %d to %d in dimension %d by Func %s, but the "
                       "buffer only covers "
                       "%d to %d",
                       buffer, int(req_min), int(req_max), int(dim), func_name, int(actual_min),
                       int(actual_max));
     }
-    return report(uc, loom_error_buffer_too_small,
+    return report(uc, loom_error_code_buffer_too_small,
                   "Input buffer %s is accessed at %d to %d in dimension %d, but the buffer only "
                   "covers %d to %d",
                   buffer, int(req_min), int(req_max), int(dim), int(actual_min), int(actual_max));
@@ -118,46 +118,47 @@ int loom_error_buffer_too_small(void *uc, const char *func_name, const char *buf
 
 int loom_error_buffer_extents_too_large(void *uc, const char *buffer_name, int64_t actual,
                                         int64_t max) {
-    return report(uc, loom_error_buffer_extents_too_large,
+    return report(uc, loom_error_code_buffer_extents_too_large,
                   "Buffer %s spans %" PRId64 " elements, more than the maximum of %" PRId64,
                   or_unnamed(buffer_name), actual, max);
 }
 
 int loom_error_constraint_violated(void *uc, const char *what, int32_t value,
                                    const char *constraint, int32_t constraint_value) {
-    return report(uc, loom_error_constraint_violated, "Constraint violated: %s (%d) == %s (%d)",
-                  or_unnamed(what), int(value), or_unnamed(constraint), int(constraint_value));
+    return report(uc, loom_error_code_constraint_violated,
+                  "Constraint violated: %s (%d) == %s (%d)", or_unnamed(what), int(value),
+                  or_unnamed(constraint), int(constraint_value));
 }
 
 int loom_error_param_too_small_i64(void *uc, const char *param_name, int64_t value, int64_t min) {
-    return report(uc, loom_error_param_out_of_range,
+    return report(uc, loom_error_code_param_out_of_range,
                   "Parameter %s is %" PRId64 " but must be at least %" PRId64,
                   or_unnamed(param_name), value, min);
 }
 
 int loom_error_param_too_large_i64(void *uc, const char *param_name, int64_t value, int64_t max) {
-    return report(uc, loom_error_param_out_of_range,
+    return report(uc, loom_error_code_param_out_of_range,
                   "Parameter %s is %" PRId64 " but must be at most %" PRId64,
                   or_unnamed(param_name), value, max);
 }
 
 int loom_error_param_too_small_f64(void *uc, const char *param_name, double value, double min) {
-    return report(uc, loom_error_param_out_of_range, "Parameter %s is %g but must be at least %g",
-                  or_unnamed(param_name), value, min);
+    return report(uc, loom_error_code_param_out_of_range,
+                  "Parameter %s is %g but must be at least %g", or_unnamed(param_name), value, min);
 }
 
 int loom_error_param_too_large_f64(void *uc, const char *param_name, double value, double max) {
-    return report(uc, loom_error_param_out_of_range, "Parameter %s is %g but must be at most %g",
-                  or_unnamed(param_name), value, max);
+    return report(uc, loom_error_code_param_out_of_range,
+                  "Parameter %s is %g but must be at most %g", or_unnamed(param_name), value, max);
 }
 
 int loom_error_out_of_memory(void *uc) {
-    return report(uc, loom_error_out_of_memory,
+    return report(uc, loom_error_code_out_of_memory,
                   "Out of memory allocating a buffer for the pipeline");
 }
 
 int loom_error_message(void *uc, const char *message) {
-    return report(uc, loom_error_generic, "%s", or_unnamed(message));
+    return report(uc, loom_error_code_generic, "%s", or_unnamed(message));
 }
 
 } // extern "C"

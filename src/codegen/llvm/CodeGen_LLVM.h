@@ -22,8 +22,8 @@ namespace Internal {
 std::unique_ptr<llvm::TargetMachine> make_target_machine(const Target &t);
 
 /** Generate the module: NAME_with_context, NAME, NAME_argv, NAME_metadata. */
-std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, const Target &t, llvm::LLVMContext &ctx,
-                                           llvm::TargetMachine &tm);
+std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, const Target &t,
+                                           llvm::LLVMContext &ctx, llvm::TargetMachine &tm);
 
 /** Run LLVM's optimization pipeline (O3-like, tuned for compile speed) on m. */
 void optimize_module(llvm::Module &m, llvm::TargetMachine &tm);

@@ -10,7 +10,8 @@ int main() {
     for (int j = 0; j < 5; j++)
         for (int i = 0; i < 10; i++)
             if (out(i, j) != i * 3 + j) {
-                std::printf("consumer: out(%d, %d) = %d, expected %d\n", i, j, out(i, j), i * 3 + j);
+                std::printf("consumer: out(%d, %d) = %d, expected %d\n", i, j, out(i, j),
+                            i * 3 + j);
                 return 1;
             }
     std::printf("consumer: ok\n");

@@ -1,0 +1,24 @@
+#ifndef LOOM_H
+#define LOOM_H
+
+/** \file The umbrella header of Loom's public API. */
+
+#include "LoomRuntime.h"
+#include "loom/Argument.h"
+#include "loom/BoundaryConditions.h"
+#include "loom/Buffer.h"
+#include "loom/Dimension.h"
+#include "loom/Error.h"
+#include "loom/Expr.h"
+#include "loom/Func.h"
+#include "loom/IROperator.h"
+#include "loom/ImageParam.h"
+#include "loom/Lambda.h"
+#include "loom/Param.h"
+#include "loom/Pipeline.h"
+#include "loom/Realization.h"
+#include "loom/Target.h"
+#include "loom/Type.h"
+#include "loom/Var.h"
+
+#endif

@@ -1,0 +1,105 @@
+#ifndef LOOM_FUNC_H
+#define LOOM_FUNC_H
+
+/** \file Func: a pure function over integer coordinates, defined by an Expr
+ * (`f(x, y) = x + y;`), realized over a domain or used by other Funcs. */
+
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "loom/Argument.h"
+#include "loom/Buffer.h"
+#include "loom/Expr.h"
+#include "loom/Function.h"
+#include "loom/ImageParam.h"
+#include "loom/Pipeline.h"
+#include "loom/Realization.h"
+#include "loom/Target.h"
+#include "loom/Var.h"
+
+namespace loom {
+
+/** f(args) on either side of a definition: assigning defines f, reading
+ * converts to a call of f. */
+class FuncRef {
+    Internal::Function func_;
+    std::vector<Expr> args_;
+
+public:
+    FuncRef(const Internal::Function &f, std::vector<Expr> args)
+        : func_(f), args_(std::move(args)) {}
+
+    /** Define the Func: f(x, y) = value. */
+    FuncRef &operator=(const Expr &value);
+    FuncRef &operator=(const FuncRef &other) { return *this = Expr(other); }
+    FuncRef(const FuncRef &) = default;
+
+    /** A call of the Func at these coordinates. */
+    operator Expr() const;
+
+    const std::vector<Expr> &arguments() const { return args_; }
+    const Internal::Function &function() const { return func_; }
+};
+
+class Func {
+    Internal::Function func_;
+    mutable Pipeline pipeline_; // built on first realize; caches the compiled code
+
+    Pipeline &pipeline() const;
+
+public:
+    /** A Func with a unique automatic name. */
+    Func();
+    explicit Func(const std::string &name);
+    explicit Func(const char *name) : Func(std::string(name)) {}
+    /** A zero-dimensional Func with the value e. */
+    explicit Func(const Expr &e);
+    explicit Func(const Internal::Function &f) : func_(f) {}
+
+    /** f(x, y, ...): a reference to define (f(x) = ...) or to read. */
+    FuncRef operator()(std::vector<Expr> args) const;
+    FuncRef operator()(const std::vector<Var> &args) const;
+    template <typename... Args,
+              typename = std::enable_if_t<(std::is_convertible_v<Args, Expr> && ...)>>
+    FuncRef operator()(const Args &...args) const {
+        return (*this)(std::vector<Expr>{Expr(args)...});
+    }
+
+    const std::string &name() const { return func_.name(); }
+    bool defined() const { return func_.has_pure_definition(); }
+    int dimensions() const;
+    /** The pure arguments of the definition. */
+    std::vector<Var> args() const;
+    /** The value of the pure definition (CompileError if undefined or a Tuple). */
+    Expr value() const;
+    std::vector<Expr> values() const;
+    /** The type of the value (CompileError if undefined). */
+    Type type() const;
+    const std::vector<Type> &types() const;
+    int outputs() const;
+
+    /** The output buffer's constraints, for when this Func is realized. */
+    OutputImageParam output_buffer() const;
+    std::vector<OutputImageParam> output_buffers() const;
+
+    Realization realize(std::vector<int> sizes = {},
+                        const Target &target = get_jit_target_from_environment());
+    void realize(Realization outputs, const Target &target = get_jit_target_from_environment());
+    void compile_jit(const Target &target = get_jit_target_from_environment());
+    void compile_to_lowered_stmt(const std::string &filename,
+                                 const std::vector<Argument> &args = {},
+                                 StmtOutputFormat format = StmtOutputFormat::Text,
+                                 const Target &target = get_target_from_environment());
+    void compile_to_llvm_assembly(const std::string &filename,
+                                  const std::vector<Argument> &args = {},
+                                  const std::string &fn_name = "",
+                                  const Target &target = get_target_from_environment());
+    void print_loop_nest();
+
+    Internal::Function function() const { return func_; }
+};
+
+} // namespace loom
+
+#endif

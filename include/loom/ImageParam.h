@@ -1,0 +1,68 @@
+#ifndef LOOM_IMAGE_PARAM_H
+#define LOOM_IMAGE_PARAM_H
+
+/** \file ImageParam: a buffer argument of a pipeline, bound at run time;
+ * OutputImageParam: the view of an output buffer's constraints. */
+
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "loom/Buffer.h"
+#include "loom/Dimension.h"
+#include "loom/Expr.h"
+#include "loom/Parameter.h"
+
+namespace loom {
+
+/** The shape of a buffer argument: name, type, dimensions and constraints. */
+class OutputImageParam {
+protected:
+    Internal::Parameter param_;
+
+public:
+    OutputImageParam() = default;
+    explicit OutputImageParam(const Internal::Parameter &p) : param_(p) {}
+
+    bool defined() const { return param_.defined(); }
+    const std::string &name() const;
+    Type type() const;
+    int dimensions() const;
+    Dimension dim(int i) const;
+
+    Expr width() const { return dim(0).extent(); }
+    Expr height() const { return dim(1).extent(); }
+    Expr channels() const { return dim(2).extent(); }
+    Expr left() const { return dim(0).min(); }
+    Expr right() const { return dim(0).max(); }
+    Expr top() const { return dim(1).min(); }
+    Expr bottom() const { return dim(1).max(); }
+
+    const Internal::Parameter &parameter() const { return param_; }
+};
+
+/** An input image of a pipeline: read it like a Func, bind it with set(). */
+class ImageParam : public OutputImageParam {
+public:
+    ImageParam() = default;
+    /** dims dimensions of element type t; an empty name picks a unique one. */
+    ImageParam(Type t, int dims, const std::string &name = "");
+
+    /** Bind the buffer the next realization reads. */
+    void set(const Buffer<> &b);
+    Buffer<> get() const;
+    /** Unbind the buffer. */
+    void reset();
+
+    /** A read of the image at the given coordinates. */
+    Expr operator()(const std::vector<Expr> &coords) const;
+    template <typename... Args,
+              typename = std::enable_if_t<(std::is_convertible_v<Args, Expr> && ...)>>
+    Expr operator()(const Args &...coords) const {
+        return (*this)(std::vector<Expr>{Expr(coords)...});
+    }
+};
+
+} // namespace loom
+
+#endif

@@ -1,0 +1,66 @@
+#ifndef LOOM_PIPELINE_H
+#define LOOM_PIPELINE_H
+
+/** \file Pipeline: one or more output Funcs compiled and run together. */
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "loom/Argument.h"
+#include "loom/Buffer.h"
+#include "loom/Function.h"
+#include "loom/Realization.h"
+#include "loom/Target.h"
+
+namespace loom {
+
+class Func;
+
+/** The format of compile_to_lowered_stmt. */
+enum class StmtOutputFormat { Text, HTML };
+
+namespace Internal {
+struct PipelineContents;
+}
+
+class Pipeline {
+    std::shared_ptr<Internal::PipelineContents> contents;
+
+public:
+    Pipeline() = default;
+    Pipeline(const Func &output);
+    Pipeline(const std::vector<Func> &outputs);
+
+    bool defined() const { return contents != nullptr; }
+    std::vector<Func> outputs() const;
+
+    /** Allocate outputs of the given sizes (mins at zero), run, return them. */
+    Realization realize(std::vector<int> sizes = {},
+                        const Target &target = get_jit_target_from_environment());
+    /** Run over the given outputs (their mins and extents define the domain). */
+    void realize(Realization outputs, const Target &target = get_jit_target_from_environment());
+
+    /** Compile for the JIT now (realize does so on first use). */
+    void compile_jit(const Target &target = get_jit_target_from_environment());
+
+    /** Write the lowered loop IR as text or HTML. */
+    void compile_to_lowered_stmt(const std::string &filename,
+                                 const std::vector<Argument> &args = {},
+                                 StmtOutputFormat format = StmtOutputFormat::Text,
+                                 const Target &target = get_target_from_environment());
+    /** Write the optimized LLVM IR of the pipeline with entry point fn_name. */
+    void compile_to_llvm_assembly(const std::string &filename,
+                                  const std::vector<Argument> &args = {},
+                                  const std::string &fn_name = "",
+                                  const Target &target = get_target_from_environment());
+
+    /** Print the loop nest the schedule produces to stdout. */
+    void print_loop_nest();
+    /** The loop nest as text. */
+    std::string loop_nest() const;
+};
+
+} // namespace loom
+
+#endif

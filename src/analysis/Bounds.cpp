@@ -1,0 +1,513 @@
+// Interval arithmetic over expressions, and the regions of Funcs and images
+// that code reads or writes.
+//
+// Int(32) and Int(64) arithmetic is assumed not to overflow (Halide's rule),
+// so their intervals are computed exactly. Narrower and unsigned integer types
+// wrap: an interval that is not provably inside the type's range widens to the
+// whole range.
+
+#include "analysis/Bounds.h"
+
+#include <algorithm>
+
+#include "analysis/Simplify.h"
+#include "analysis/Simplify_Internal.h"
+#include "ir/IRVisitor.h"
+
+namespace loom {
+namespace Internal {
+
+namespace {
+
+using Int128 = __int128;
+
+bool int_const(const Expr &e, Int128 &v) {
+    if (auto *i = e.as<IntImm>()) return v = i->value, true;
+    if (auto *u = e.as<UIntImm>()) return v = Int128(u->value), true;
+    return false;
+}
+
+bool fits(Int128 v, Type t) {
+    if (t.is_int()) return v >= t.min_int() && v <= t.max_int();
+    if (t.is_uint()) return v >= 0 && v <= Int128(t.max_uint());
+    return false;
+}
+
+Expr const_of(Type t, Int128 v) {
+    if (t.is_uint()) return make_const(t, uint64_t(v));
+    return make_const(t, int64_t(v));
+}
+
+bool is_integer(Type t) {
+    return (t.is_int() || t.is_uint()) && !t.is_bool();
+}
+
+Interval type_range(Type t) {
+    t = t.element_of();
+    if (t.is_bool()) return Interval(const_false(), const_true());
+    if (t.is_int() || t.is_uint()) return Interval(type_min(t), type_max(t));
+    return Interval::everything();
+}
+
+// Range for values we know nothing about: small types are cheap to bound.
+Interval opaque_range(Type t) {
+    if (t.is_bool() || ((t.is_int() || t.is_uint()) && t.bits < 32)) return type_range(t);
+    return Interval::everything();
+}
+
+int64_t euclid(IRNodeType op, int64_t a, int64_t b) {
+    return *as_const_int(fold_binary(op, make_const(Int(64), a), make_const(Int(64), b)));
+}
+
+class BoundsOf : public IRVisitor {
+public:
+    const Scope<Interval> &scope;
+    Interval result;
+    explicit BoundsOf(const Scope<Interval> &s) : scope(s) {}
+
+    Interval of(const Expr &e) {
+        e.accept(this);
+        return result;
+    }
+
+private:
+    bool overflow = false;
+
+    // One endpoint of op(a, b): exact on integer constants (noting overflow
+    // of the type t), simplified otherwise; undefined when either is.
+    Expr combine(IRNodeType op, const Expr &a, const Expr &b, Type t) {
+        if (!a.defined() || !b.defined()) return Expr();
+        Int128 x, y;
+        if (is_integer(t) && int_const(a, x) && int_const(b, y)) {
+            Int128 r = 0;
+            switch (op) {
+            case IRNodeType::Add:
+                r = x + y;
+                break;
+            case IRNodeType::Sub:
+                r = x - y;
+                break;
+            case IRNodeType::Mul:
+                r = x * y;
+                break;
+            case IRNodeType::Min:
+                r = std::min(x, y);
+                break;
+            case IRNodeType::Max:
+                r = std::max(x, y);
+                break;
+            default:
+                return simplify(make_binary(op, a, b));
+            }
+            if (!fits(r, t)) {
+                overflow = true;
+                return a;
+            }
+            return const_of(t, r);
+        }
+        return simplify(make_binary(op, a, b));
+    }
+
+    // The final interval of an integer node of type t.
+    void finish(Interval r, Type t) {
+        t = t.element_of();
+        bool wraps = is_integer(t) && !no_overflow(t);
+        Int128 v;
+        bool constant =
+            r.min.defined() && r.max.defined() && int_const(r.min, v) && int_const(r.max, v);
+        if (overflow || (wraps && !constant)) r = type_range(t);
+        overflow = false;
+        result = r;
+    }
+
+    Interval min_of_four(const Expr &a, const Expr &b, const Expr &c, const Expr &d, Type t) {
+        Expr lo = combine(IRNodeType::Min, combine(IRNodeType::Min, a, b, t),
+                          combine(IRNodeType::Min, c, d, t), t);
+        Expr hi = combine(IRNodeType::Max, combine(IRNodeType::Max, a, b, t),
+                          combine(IRNodeType::Max, c, d, t), t);
+        return Interval(lo, hi);
+    }
+
+    void visit(const IntImm *op) override { result = Interval::single_point(op); }
+    void visit(const UIntImm *op) override { result = Interval::single_point(op); }
+    void visit(const FloatImm *op) override { result = Interval::single_point(op); }
+    void visit(const StringImm *) override { result = Interval::everything(); }
+
+    void visit(const Variable *op) override {
+        if (const Interval *i = scope.find(op->name)) {
+            result = *i;
+        } else if (op->type.is_scalar()) {
+            result = Interval::single_point(op);
+        } else {
+            result = opaque_range(op->type);
+        }
+    }
+
+    void visit(const Cast *op) override {
+        Interval v = of(op->value);
+        Type from = op->value.type().element_of(), to = op->type.element_of();
+        if (to.is_bool()) {
+            result = type_range(to);
+            return;
+        }
+        if (v.is_bounded() && is_const(v.min) && is_const(v.max)) {
+            Expr lo = fold_cast(to, v.min), hi = fold_cast(to, v.max);
+            Int128 x;
+            // Integer results must not have wrapped; float->int folds refuse out-of-range values.
+            bool exact =
+                lo.defined() && hi.defined() &&
+                (!is_integer(to) || !is_integer(from) ||
+                 (int_const(v.min, x) && fits(x, to) && int_const(v.max, x) && fits(x, to)));
+            result = exact ? Interval(lo, hi) : type_range(to);
+            return;
+        }
+        if (from.can_represent(to)) {
+            result = Interval(v.min.defined() ? simplify(Cast::make(to, v.min)) : Expr(),
+                              v.max.defined() ? simplify(Cast::make(to, v.max)) : Expr());
+            return;
+        }
+        result = type_range(to);
+    }
+
+    void visit(const Reinterpret *op) override { result = opaque_range(op->type); }
+
+    void visit(const Add *op) override {
+        Interval a = of(op->a), b = of(op->b);
+        Type t = op->type.element_of();
+        finish(Interval(combine(IRNodeType::Add, a.min, b.min, t),
+                        combine(IRNodeType::Add, a.max, b.max, t)),
+               t);
+    }
+
+    void visit(const Sub *op) override {
+        Interval a = of(op->a), b = of(op->b);
+        Type t = op->type.element_of();
+        finish(Interval(combine(IRNodeType::Sub, a.min, b.max, t),
+                        combine(IRNodeType::Sub, a.max, b.min, t)),
+               t);
+    }
+
+    void visit(const Mul *op) override {
+        Interval a = of(op->a), b = of(op->b);
+        Type t = op->type.element_of();
+        if (b.is_single_point() && is_const(b.min)) std::swap(a, b);
+        if (a.is_single_point() && is_const(a.min)) {
+            // Scaling by a constant: the sign decides which end goes where.
+            Expr c = a.min;
+            bool negative = is_negative_const(c) || (as_const_float(c) && *as_const_float(c) < 0);
+            Expr lo = combine(IRNodeType::Mul, b.min, c, t),
+                 hi = combine(IRNodeType::Mul, b.max, c, t);
+            finish(negative ? Interval(hi, lo) : Interval(lo, hi), t);
+            return;
+        }
+        if (a.is_bounded() && b.is_bounded()) {
+            finish(min_of_four(combine(IRNodeType::Mul, a.min, b.min, t),
+                               combine(IRNodeType::Mul, a.min, b.max, t),
+                               combine(IRNodeType::Mul, a.max, b.min, t),
+                               combine(IRNodeType::Mul, a.max, b.max, t), t),
+                   t);
+            return;
+        }
+        finish(Interval::everything(), t);
+    }
+
+    void visit(const Div *op) override {
+        Interval a = of(op->a), b = of(op->b);
+        Type t = op->type.element_of();
+        if (t.is_float()) {
+            auto c = b.is_single_point() ? as_const_float(b.min) : std::nullopt;
+            if (c && *c > 0) {
+                result = Interval(a.min.defined() ? simplify(Div::make(a.min, b.min)) : Expr(),
+                                  a.max.defined() ? simplify(Div::make(a.max, b.min)) : Expr());
+            } else if (c && *c < 0) {
+                result = Interval(a.max.defined() ? simplify(Div::make(a.max, b.min)) : Expr(),
+                                  a.min.defined() ? simplify(Div::make(a.min, b.min)) : Expr());
+            } else {
+                result = Interval::everything();
+            }
+            return;
+        }
+        Int128 c, lo_a, hi_a, lo_b, hi_b;
+        if (b.is_single_point() && int_const(b.min, c)) {
+            if (c == 0) {
+                finish(Interval::single_point(make_zero(t)), t);
+                return;
+            }
+            // Euclidean division by a constant is monotonic: rising for c > 0, falling for c < 0.
+            auto divide = [&](const Expr &v) -> Expr {
+                Int128 x;
+                if (!v.defined()) return Expr();
+                if (!int_const(v, x) || (t.is_uint() && t.bits == 64))
+                    return simplify(Div::make(v, b.min));
+                // Exact quotient, so that x / -1 overflowing the type is noticed.
+                Int128 q = c == -1 ? -x : Int128(euclid(IRNodeType::Div, int64_t(x), int64_t(c)));
+                if (!fits(q, t)) overflow = true;
+                return const_of(t, q);
+            };
+            Expr lo = divide(a.min), hi = divide(a.max);
+            finish(c > 0 ? Interval(lo, hi) : Interval(hi, lo), t);
+            return;
+        }
+        bool consts = a.is_bounded() && b.is_bounded() && int_const(a.min, lo_a) &&
+                      int_const(a.max, hi_a) && int_const(b.min, lo_b) && int_const(b.max, hi_b);
+        if (consts && t.is_int() && lo_b > 0) {
+            int64_t q[4] = {euclid(IRNodeType::Div, int64_t(lo_a), int64_t(lo_b)),
+                            euclid(IRNodeType::Div, int64_t(lo_a), int64_t(hi_b)),
+                            euclid(IRNodeType::Div, int64_t(hi_a), int64_t(lo_b)),
+                            euclid(IRNodeType::Div, int64_t(hi_a), int64_t(hi_b))};
+            finish(Interval(const_of(t, *std::min_element(q, q + 4)),
+                            const_of(t, *std::max_element(q, q + 4))),
+                   t);
+            return;
+        }
+        if (consts) {
+            // |a / b| <= |a| for every b, zero included.
+            Int128 m = std::max(lo_a < 0 ? -lo_a : lo_a, hi_a < 0 ? -hi_a : hi_a);
+            Interval r = t.is_uint() ? Interval(make_zero(t), a.max)
+                                     : Interval(const_of(t, -m), const_of(t, m));
+            if (!fits(m, t) || (t.is_int() && !fits(-m, t))) r = type_range(t);
+            finish(r, t);
+            return;
+        }
+        finish(Interval::everything(), t);
+    }
+
+    void visit(const Mod *op) override {
+        Interval a = of(op->a), b = of(op->b);
+        Type t = op->type.element_of();
+        if (t.is_float()) {
+            result = Interval::everything();
+            return;
+        }
+        Int128 lo_b, hi_b, lo_a, hi_a;
+        if (b.is_bounded() && int_const(b.min, lo_b) && int_const(b.max, hi_b)) {
+            Int128 m = std::max(lo_b < 0 ? -lo_b : lo_b, hi_b < 0 ? -hi_b : hi_b);
+            if (m == 0) {
+                finish(Interval::single_point(make_zero(t)), t);
+                return;
+            }
+            bool inside = lo_b == hi_b && a.is_bounded() && int_const(a.min, lo_a) &&
+                          int_const(a.max, hi_a) && lo_a >= 0 && hi_a < m;
+            finish(inside ? a : Interval(make_zero(t), const_of(t, m - 1)), t);
+            return;
+        }
+        if (t.is_uint() && b.max.defined()) {
+            // A remainder is below the divisor (or zero when dividing by zero).
+            finish(Interval(make_zero(t),
+                            simplify(Max::make(Sub::make(b.max, make_one(t)), make_zero(t)))),
+                   t);
+            return;
+        }
+        finish(t.is_int() ? Interval(make_zero(t), Expr()) : Interval::everything(), t);
+    }
+
+    void visit(const Min *op) override {
+        Interval a = of(op->a), b = of(op->b);
+        Type t = op->type.element_of();
+        Expr hi = !a.max.defined()   ? b.max
+                  : !b.max.defined() ? a.max
+                                     : combine(IRNodeType::Min, a.max, b.max, t);
+        finish(Interval(combine(IRNodeType::Min, a.min, b.min, t), hi), t);
+    }
+
+    void visit(const Max *op) override {
+        Interval a = of(op->a), b = of(op->b);
+        Type t = op->type.element_of();
+        Expr lo = !a.min.defined()   ? b.min
+                  : !b.min.defined() ? a.min
+                                     : combine(IRNodeType::Max, a.min, b.min, t);
+        finish(Interval(lo, combine(IRNodeType::Max, a.max, b.max, t)), t);
+    }
+
+    // a < b (strict) or a <= b over intervals: true, false or either.
+    void compare(const Expr &ea, const Expr &eb, bool strict) {
+        Interval a = of(ea), b = of(eb);
+        auto proves = [](const Expr &e) { return is_const_true(simplify(e)); };
+        auto cmp = [&](const Expr &x, const Expr &y, bool s) {
+            return s ? Expr(LT::make(x, y)) : Expr(LE::make(x, y));
+        };
+        if (a.max.defined() && b.min.defined() && proves(cmp(a.max, b.min, strict))) {
+            result = Interval::single_point(const_true());
+        } else if (a.min.defined() && b.max.defined() && proves(cmp(b.max, a.min, !strict))) {
+            result = Interval::single_point(const_false());
+        } else {
+            result = type_range(Bool());
+        }
+    }
+
+    void visit(const LT *op) override { compare(op->a, op->b, true); }
+    void visit(const LE *op) override { compare(op->a, op->b, false); }
+    void visit(const GT *op) override { compare(op->b, op->a, true); }
+    void visit(const GE *op) override { compare(op->b, op->a, false); }
+
+    void equality(const Expr &ea, const Expr &eb, bool want_equal) {
+        Interval a = of(ea), b = of(eb);
+        if (a.is_single_point() && b.is_single_point() && is_const(a.min) && is_const(b.min)) {
+            result = Interval::single_point(
+                simplify(want_equal ? EQ::make(a.min, b.min) : NE::make(a.min, b.min)));
+        } else {
+            result = type_range(Bool());
+        }
+    }
+    void visit(const EQ *op) override { equality(op->a, op->b, true); }
+    void visit(const NE *op) override { equality(op->a, op->b, false); }
+
+    // And, Or and Not are monotonic in their operands (false < true).
+    void visit(const And *op) override {
+        Interval a = of(op->a), b = of(op->b);
+        result = Interval(simplify(And::make(a.min, b.min)), simplify(And::make(a.max, b.max)));
+    }
+    void visit(const Or *op) override {
+        Interval a = of(op->a), b = of(op->b);
+        result = Interval(simplify(Or::make(a.min, b.min)), simplify(Or::make(a.max, b.max)));
+    }
+    void visit(const Not *op) override {
+        Interval a = of(op->a);
+        result = Interval(simplify(Not::make(a.max)), simplify(Not::make(a.min)));
+    }
+
+    void visit(const Select *op) override {
+        Interval c = of(op->condition);
+        if (is_const_true(c.min)) {
+            result = of(op->true_value);
+        } else if (is_const_false(c.max)) {
+            result = of(op->false_value);
+        } else {
+            Interval t = of(op->true_value);
+            result = Interval::make_union(t, of(op->false_value));
+        }
+    }
+
+    void visit(const Load *op) override { result = opaque_range(op->type); }
+
+    void visit(const Ramp *op) override {
+        Interval base = of(op->base), stride = of(op->stride);
+        Type t = op->base.type();
+        Expr n = make_const(t, op->lanes - 1);
+        // The last lane's range: base + stride * (lanes - 1).
+        Interval scaled(combine(IRNodeType::Mul, stride.min, n, t),
+                        combine(IRNodeType::Mul, stride.max, n, t));
+        Interval last(combine(IRNodeType::Add, base.min, scaled.min, t),
+                      combine(IRNodeType::Add, base.max, scaled.max, t));
+        bool overflowed = overflow;
+        finish(Interval::make_union(base, last), t);
+        if (overflowed) result = type_range(t);
+    }
+
+    void visit(const Broadcast *op) override { op->value.accept(this); }
+
+    void visit(const Call *op) override {
+        if (op->is_intrinsic(Intrinsic::likely) && op->args.size() == 1) {
+            op->args[0].accept(this);
+            return;
+        }
+        result = opaque_range(op->type);
+    }
+
+    void visit(const Let *op) override {
+        Interval value = of(op->value);
+        Scope<Interval> inner;
+        inner.set_containing_scope(&scope);
+        inner.push(op->name, value);
+        BoundsOf body(inner);
+        result = body.of(op->body);
+    }
+
+    void visit(const Shuffle *op) override {
+        Interval r = of(op->vectors[0]);
+        for (size_t i = 1; i < op->vectors.size(); i++)
+            r = Interval::make_union(r, of(op->vectors[i]));
+        result = r;
+    }
+};
+
+// Collects the boxes of Func and image calls (or of Provides) in code.
+class BoxesTouched : public IRVisitor {
+public:
+    std::map<std::string, Box> boxes;
+    Scope<Interval> scope;
+    bool provides;
+
+    BoxesTouched(const Scope<Interval> &outer, bool want_provides) : provides(want_provides) {
+        scope.set_containing_scope(&outer);
+    }
+
+private:
+    using IRVisitor::visit;
+
+    void add_box(const std::string &name, const std::vector<Expr> &args) {
+        Box b(args.size());
+        for (size_t i = 0; i < args.size(); i++) b[i] = bounds_of_expr_in_scope(args[i], scope);
+        auto it = boxes.find(name);
+        if (it == boxes.end()) {
+            boxes.emplace(name, b);
+        } else {
+            it->second = box_union(it->second, b);
+        }
+    }
+
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);
+        if (!provides && (op->call_type == Call::Loom || op->call_type == Call::Image)) {
+            add_box(op->name, op->args);
+        }
+    }
+
+    void visit(const Provide *op) override {
+        IRVisitor::visit(op);
+        if (provides) add_box(op->name, op->args);
+    }
+
+    void visit(const Let *op) override {
+        op->value.accept(this);
+        ScopedBinding<Interval> bind(scope, op->name, bounds_of_expr_in_scope(op->value, scope));
+        op->body.accept(this);
+    }
+
+    void visit(const LetStmt *op) override {
+        op->value.accept(this);
+        ScopedBinding<Interval> bind(scope, op->name, bounds_of_expr_in_scope(op->value, scope));
+        op->body.accept(this);
+    }
+
+    void visit(const For *op) override {
+        op->min.accept(this);
+        op->extent.accept(this);
+        Interval lo = bounds_of_expr_in_scope(op->min, scope);
+        Expr last_expr = Sub::make(Add::make(op->min, op->extent), make_one(op->min.type()));
+        Interval hi = bounds_of_expr_in_scope(last_expr, scope);
+        ScopedBinding<Interval> bind(scope, op->name, Interval(lo.min, hi.max));
+        op->body.accept(this);
+    }
+};
+
+} // namespace
+
+Interval bounds_of_expr_in_scope(const Expr &e, const Scope<Interval> &scope) {
+    BoundsOf b(scope);
+    Interval r = b.of(e);
+    if (r.min.defined() && !is_const(r.min)) r.min = simplify(r.min);
+    if (r.max.defined() && !is_const(r.max)) r.max = simplify(r.max);
+    return r;
+}
+
+std::map<std::string, Box> boxes_required(const Expr &e, const Scope<Interval> &scope) {
+    BoxesTouched v(scope, false);
+    e.accept(&v);
+    return v.boxes;
+}
+
+std::map<std::string, Box> boxes_required(const Stmt &s, const Scope<Interval> &scope) {
+    BoxesTouched v(scope, false);
+    s.accept(&v);
+    return v.boxes;
+}
+
+std::map<std::string, Box> boxes_provided(const Stmt &s, const Scope<Interval> &scope) {
+    BoxesTouched v(scope, true);
+    s.accept(&v);
+    return v.boxes;
+}
+
+} // namespace Internal
+} // namespace loom

@@ -1,0 +1,45 @@
+// Unions and intersections of symbolic intervals; unions of boxes.
+
+#include "analysis/Interval.h"
+
+#include "analysis/Simplify.h"
+
+namespace loom {
+namespace Internal {
+
+Interval Interval::make_union(const Interval &a, const Interval &b) {
+    Interval r;
+    if (a.min.defined() && b.min.defined()) r.min = simplify(Min::make(a.min, b.min));
+    if (a.max.defined() && b.max.defined()) r.max = simplify(Max::make(a.max, b.max));
+    return r;
+}
+
+Interval Interval::make_intersection(const Interval &a, const Interval &b) {
+    Interval r;
+    if (a.min.defined() && b.min.defined()) {
+        r.min = simplify(Max::make(a.min, b.min));
+    } else {
+        r.min = a.min.defined() ? a.min : b.min;
+    }
+    if (a.max.defined() && b.max.defined()) {
+        r.max = simplify(Min::make(a.max, b.max));
+    } else {
+        r.max = a.max.defined() ? a.max : b.max;
+    }
+    return r;
+}
+
+Box box_union(const Box &a, const Box &b) {
+    if (a.empty()) return b;
+    if (b.empty()) return a;
+    Box r(std::max(a.size(), b.size()));
+    for (size_t i = 0; i < r.size(); i++) {
+        // A dimension one box lacks is unknown there, so the union is unbounded.
+        if (i < a.size() && i < b.size()) r[i] = Interval::make_union(a[i], b[i]);
+    }
+    if (a.used.defined() && b.used.defined()) r.used = simplify(Or::make(a.used, b.used));
+    return r;
+}
+
+} // namespace Internal
+} // namespace loom

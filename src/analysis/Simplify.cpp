@@ -1,0 +1,171 @@
+// The simplifier's driver: entry points, variable ranges, lets and the
+// statement rules. Expression rules live in Simplify_<family>.cpp.
+
+#include "analysis/Simplify.h"
+
+#include "analysis/Bounds.h"
+#include "analysis/Simplify_Internal.h"
+#include "ir/IRPrinter.h"
+#include "ir/IRUtil.h"
+#include "ir/Substitute.h"
+
+namespace loom {
+namespace Internal {
+
+namespace {
+
+constexpr int max_rewrite_depth = 40;
+
+bool is_const_or_var(const Expr &e) {
+    return IRMatch::is_scalar_constant(e) || e.as<Variable>() ||
+           (e.as<Broadcast>() && IRMatch::is_scalar_constant(e.as<Broadcast>()->value));
+}
+
+} // namespace
+
+Simplifier::Simplifier(const Scope<Interval> &given) {
+    symbolic_bounds.set_containing_scope(&given);
+    if (given.empty()) return;
+    for (auto &kv : given.flatten()) {
+        ConstBounds b;
+        if (auto lo = as_const_int(kv.second.min)) b.has_min = true, b.min = *lo;
+        if (auto hi = as_const_int(kv.second.max)) b.has_max = true, b.max = *hi;
+        var_bounds.push(kv.first, b);
+    }
+}
+
+Expr Simplifier::resimplify(const Expr &e) {
+    if (rewrite_depth > max_rewrite_depth) return e;
+    rewrite_depth++;
+    Expr r = mutate(e);
+    rewrite_depth--;
+    return r;
+}
+
+Expr Simplifier::visit(const Let *op) {
+    Expr value = mutate(op->value);
+    if (is_const_or_var(value)) return mutate(substitute(op->name, value, op->body));
+    Expr body;
+    {
+        ScopedBinding<ConstBounds> bind(var_bounds, op->name, const_bounds(value));
+        body = mutate(op->body);
+    }
+    if (!expr_uses_var(body, op->name)) return body;
+    if (value.same_as(op->value) && body.same_as(op->body)) return op;
+    return Let::make(op->name, value, body);
+}
+
+Stmt make_no_op() {
+    return Evaluate::make(make_zero(Int(32)));
+}
+
+bool is_no_op(const Stmt &s) {
+    if (!s.defined()) return true;
+    auto *e = s.as<Evaluate>();
+    return e && is_const(e->value);
+}
+
+namespace {
+
+// 1: provably true, 0: provably false, -1: unknown; uses the symbolic ranges of loops.
+int prove_with_bounds(const Expr &cond, const Scope<Interval> &scope) {
+    if (is_const_true(cond)) return 1;
+    if (is_const_false(cond)) return 0;
+    if (!cond.type().is_scalar()) return -1;
+    Interval b = bounds_of_expr_in_scope(cond, scope);
+    if (is_const_true(b.min)) return 1;
+    if (is_const_false(b.max)) return 0;
+    return -1;
+}
+
+} // namespace
+
+Stmt Simplifier::visit(const LetStmt *op) {
+    Expr value = mutate(op->value);
+    if (is_const_or_var(value)) return mutate(substitute(op->name, value, op->body));
+    Stmt body;
+    {
+        ScopedBinding<ConstBounds> bind(var_bounds, op->name, const_bounds(value));
+        body = mutate(op->body);
+    }
+    if (!stmt_uses_var(body, op->name)) return body;
+    if (value.same_as(op->value) && body.same_as(op->body)) return op;
+    return LetStmt::make(op->name, value, body);
+}
+
+Stmt Simplifier::visit(const AssertStmt *op) {
+    Expr cond = mutate(op->condition);
+    if (prove_with_bounds(cond, symbolic_bounds) == 1) return make_no_op();
+    Expr message = mutate(op->message);
+    if (cond.same_as(op->condition) && message.same_as(op->message)) return op;
+    return AssertStmt::make(cond, message);
+}
+
+Stmt Simplifier::visit(const For *op) {
+    Expr min = mutate(op->min), extent = mutate(op->extent);
+    auto n = as_const_int(extent);
+    if (n && *n <= 0) return make_no_op();
+    if (n && *n == 1) return mutate(LetStmt::make(op->name, min, op->body));
+    ConstBounds lo = const_bounds(min), len = const_bounds(extent);
+    ConstBounds range{lo.has_min, false, lo.min, 0};
+    if (lo.has_max && len.has_max) {
+        __int128 last_max = __int128(lo.max) + len.max - 1;
+        range.has_max = last_max <= INT64_MAX;
+        range.max = range.has_max ? int64_t(last_max) : 0;
+    }
+    Expr last = mutate(Sub::make(Add::make(min, extent), make_one(extent.type())));
+    Stmt body;
+    {
+        ScopedBinding<ConstBounds> bind(var_bounds, op->name, range);
+        ScopedBinding<Interval> sym(symbolic_bounds, op->name, Interval(min, last));
+        body = mutate(op->body);
+    }
+    if (is_no_op(body)) return make_no_op();
+    if (min.same_as(op->min) && extent.same_as(op->extent) && body.same_as(op->body)) return op;
+    return For::make(op->name, min, extent, op->for_type, op->device_api, body);
+}
+
+Stmt Simplifier::visit(const Block *op) {
+    Stmt first = mutate(op->first), rest = mutate(op->rest);
+    if (is_no_op(first)) return rest;
+    if (is_no_op(rest)) return first;
+    if (first.same_as(op->first) && rest.same_as(op->rest)) return op;
+    return Block::make(first, rest);
+}
+
+Stmt Simplifier::visit(const IfThenElse *op) {
+    Expr cond = mutate(op->condition);
+    int proven = prove_with_bounds(unwrap_likely(cond), symbolic_bounds);
+    if (proven == 1) return mutate(op->then_case);
+    if (proven == 0) return op->else_case.defined() ? mutate(op->else_case) : make_no_op();
+    Stmt then_case = mutate(op->then_case);
+    Stmt else_case = op->else_case.defined() ? mutate(op->else_case) : Stmt();
+    if (is_no_op(else_case)) else_case = Stmt();
+    if (is_no_op(then_case) && !else_case.defined()) return make_no_op();
+    if (is_no_op(then_case)) return IfThenElse::make(mutate(Not::make(cond)), else_case);
+    if (cond.same_as(op->condition) && then_case.same_as(op->then_case) &&
+        else_case.same_as(op->else_case)) {
+        return op;
+    }
+    return IfThenElse::make(cond, then_case, else_case);
+}
+
+Expr simplify(const Expr &e, const Scope<Interval> &bounds) {
+    if (!e.defined()) return e;
+    Simplifier s(bounds);
+    return s.mutate(e);
+}
+
+Stmt simplify(const Stmt &st, const Scope<Interval> &bounds) {
+    if (!st.defined()) return st;
+    Simplifier s(bounds);
+    return s.mutate(st);
+}
+
+bool can_prove(const Expr &e, const Scope<Interval> &bounds) {
+    internal_assert(e.type().is_bool(), "can_prove of a non-boolean expression " << e);
+    return is_const_true(simplify(e, bounds));
+}
+
+} // namespace Internal
+} // namespace loom

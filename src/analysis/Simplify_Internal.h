@@ -1,0 +1,129 @@
+#ifndef LOOM_ANALYSIS_SIMPLIFY_INTERNAL_H
+#define LOOM_ANALYSIS_SIMPLIFY_INTERNAL_H
+
+// The simplifier's mutator, shared by the Simplify_*.cpp files (one per op
+// family). Not a public interface: use analysis/Simplify.h.
+
+#include <cstdint>
+
+#include "analysis/Simplify.h"
+#include "ir/IRMatch.h"
+#include "ir/IRMutator.h"
+#include "ir/IROperator.h"
+
+namespace loom {
+namespace Internal {
+
+/** A constant range known for an integer expression; either side may be open. */
+struct ConstBounds {
+    bool has_min = false, has_max = false;
+    int64_t min = 0, max = 0;
+
+    static ConstBounds point(int64_t v) { return {true, true, v, v}; }
+    static ConstBounds range(int64_t lo, int64_t hi) { return {true, true, lo, hi}; }
+    bool is_point() const { return has_min && has_max && min == max; }
+};
+
+/** Does integer arithmetic of type t never wrap (overflow is undefined behaviour)? */
+inline bool no_overflow(Type t) {
+    return t.is_int() && t.bits >= 32;
+}
+
+// Constant folding (Simplify_Fold.cpp). Each returns an undefined Expr unless
+// its operands are scalar constants (IntImm, UIntImm, FloatImm).
+Expr fold_binary(IRNodeType op, const Expr &a, const Expr &b);
+Expr fold_not(const Expr &a);
+Expr fold_cast(Type t, const Expr &a);
+Expr fold_select(const Expr &c, const Expr &t, const Expr &f);
+
+class Simplifier : public IRMutator {
+public:
+    explicit Simplifier(const Scope<Interval> &given);
+
+    using IRMutator::mutate;
+
+    /** Constant range of an integer expression, from constants, the known
+     * ranges of variables and the operators. Open when unsure. */
+    ConstBounds const_bounds(const Expr &e);
+
+    /** Re-simplify a rule's replacement (bounded recursion). */
+    Expr resimplify(const Expr &e);
+    static Expr fold_callback(const Expr &e, void *self) {
+        return static_cast<Simplifier *>(self)->resimplify(e);
+    }
+    /** Apply the first matching rule of `rules` to e; undefined if none applies. */
+    Expr rewrite(const IRMatch::RuleSet &rules, const Expr &e, Type domain_type) {
+        return rules.apply(e, domain_type, &Simplifier::fold_callback, this);
+    }
+
+    /** Decide a boolean with bounds; 1 true, 0 false, -1 unknown. */
+    int decide_compare(IRNodeType op, const Expr &a, const Expr &b);
+
+    Scope<ConstBounds> var_bounds;
+    /** Symbolic loop bounds, for proving conditions of ifs and asserts. */
+    Scope<Interval> symbolic_bounds;
+    int rewrite_depth = 0;
+
+protected:
+    Expr visit(const Cast *) override;
+    Expr visit(const Add *) override;
+    Expr visit(const Sub *) override;
+    Expr visit(const Mul *) override;
+    Expr visit(const Div *) override;
+    Expr visit(const Mod *) override;
+    Expr visit(const Min *) override;
+    Expr visit(const Max *) override;
+    Expr visit(const EQ *) override;
+    Expr visit(const NE *) override;
+    Expr visit(const LT *) override;
+    Expr visit(const LE *) override;
+    Expr visit(const GT *) override;
+    Expr visit(const GE *) override;
+    Expr visit(const And *) override;
+    Expr visit(const Or *) override;
+    Expr visit(const Not *) override;
+    Expr visit(const Select *) override;
+    Expr visit(const Ramp *) override;
+    Expr visit(const Broadcast *) override;
+    Expr visit(const Call *) override;
+    Expr visit(const Let *) override;
+    Stmt visit(const LetStmt *) override;
+    Stmt visit(const AssertStmt *) override;
+    Stmt visit(const For *) override;
+    Stmt visit(const Block *) override;
+    Stmt visit(const IfThenElse *) override;
+
+private:
+    Expr simplify_compare(IRNodeType op, Expr a, Expr b);
+    Expr vector_binary(IRNodeType op, const Expr &a, const Expr &b);
+    Expr min_max(bool is_min, Expr a, Expr b);
+};
+
+/** Canonical order of commutative operands: constants right, a lone variable
+ * after a compound expression, variables by name. True if a and b should swap. */
+inline bool should_commute(const Expr &a, const Expr &b) {
+    bool a_const = IRMatch::is_scalar_constant(a) || (a.as<Broadcast>() && is_const(a));
+    bool b_const = IRMatch::is_scalar_constant(b) || (b.as<Broadcast>() && is_const(b));
+    if (a_const != b_const) return a_const;
+    if (a_const) return false;
+    auto *va = a.as<Variable>(), *vb = b.as<Variable>();
+    if (va && vb) return va->name > vb->name;
+    return va && !vb;
+}
+
+/** The node op with operands a and b, reusing op when they are unchanged. */
+template <typename T> Expr rebuild(const T *op, const Expr &a, const Expr &b) {
+    if (a.same_as(op->a) && b.same_as(op->b)) return op;
+    return T::make(a, b);
+}
+
+/** Build the binary node of kind op. */
+Expr make_binary(IRNodeType op, const Expr &a, const Expr &b);
+/** The no-op statement; and whether s is one. */
+Stmt make_no_op();
+bool is_no_op(const Stmt &s);
+
+} // namespace Internal
+} // namespace loom
+
+#endif

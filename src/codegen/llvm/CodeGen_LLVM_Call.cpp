@@ -1,0 +1,417 @@
+// Calls: intrinsics of the Intrinsic enum, buffer fields, math functions
+// ("sqrt_f32", ...) and extern C functions.
+
+#include <cstring>
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Intrinsics.h>
+
+#include "codegen/llvm/CodeGen_LLVM_Visitor.h"
+#include "ir/Error.h"
+#include "ir/IROperator.h"
+
+namespace loom {
+namespace Internal {
+
+namespace {
+
+// A math routine: the LLVM intrinsic when there is one, else the libm name
+// stem (suffixed with "f" for float).
+struct MathFunction {
+    const char *name;
+    llvm::Intrinsic::ID intrinsic;
+    const char *libm;
+};
+
+const MathFunction math_functions[] = {
+    {"sqrt", llvm::Intrinsic::sqrt, nullptr},
+    {"exp", llvm::Intrinsic::exp, nullptr},
+    {"log", llvm::Intrinsic::log, nullptr},
+    {"pow", llvm::Intrinsic::pow, nullptr},
+    {"sin", llvm::Intrinsic::sin, nullptr},
+    {"cos", llvm::Intrinsic::cos, nullptr},
+    {"floor", llvm::Intrinsic::floor, nullptr},
+    {"ceil", llvm::Intrinsic::ceil, nullptr},
+    {"trunc", llvm::Intrinsic::trunc, nullptr},
+    {"round", llvm::Intrinsic::roundeven, nullptr},
+    {"abs", llvm::Intrinsic::fabs, nullptr},
+    {"fast_exp", llvm::Intrinsic::exp, nullptr},
+    {"fast_log", llvm::Intrinsic::log, nullptr},
+    {"fast_pow", llvm::Intrinsic::pow, nullptr},
+    {"tan", llvm::Intrinsic::not_intrinsic, "tan"},
+    {"atan2", llvm::Intrinsic::not_intrinsic, "atan2"},
+    {"atan", llvm::Intrinsic::not_intrinsic, "atan"},
+    {"asin", llvm::Intrinsic::not_intrinsic, "asin"},
+    {"acos", llvm::Intrinsic::not_intrinsic, "acos"},
+    {"sinh", llvm::Intrinsic::not_intrinsic, "sinh"},
+    {"cosh", llvm::Intrinsic::not_intrinsic, "cosh"},
+    {"tanh", llvm::Intrinsic::not_intrinsic, "tanh"},
+    {"asinh", llvm::Intrinsic::not_intrinsic, "asinh"},
+    {"acosh", llvm::Intrinsic::not_intrinsic, "acosh"},
+    {"atanh", llvm::Intrinsic::not_intrinsic, "atanh"},
+};
+
+bool ends_with(const std::string &s, const char *suffix) {
+    size_t n = std::strlen(suffix);
+    return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+} // namespace
+
+llvm::Value *CodeGen_LLVM::scalarized_libm_call(const std::string &fn,
+                                                const std::vector<llvm::Value *> &args,
+                                                llvm::Type *t) {
+    auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(t);
+    if (!vt) return call_c_function(fn, t, args);
+    llvm::Value *result = llvm::PoisonValue::get(t);
+    for (unsigned i = 0; i < vt->getNumElements(); i++) {
+        std::vector<llvm::Value *> lane_args;
+        for (llvm::Value *a : args)
+            lane_args.push_back(builder->CreateExtractElement(a, uint64_t(i)));
+        llvm::Value *lane = call_c_function(fn, vt->getElementType(), lane_args);
+        result = builder->CreateInsertElement(result, lane, uint64_t(i));
+    }
+    return result;
+}
+
+llvm::Value *CodeGen_LLVM::codegen_math(const Call *op, bool *handled) {
+    *handled = false;
+    const std::string &name = op->name;
+    int bits = ends_with(name, "_f32")   ? 32
+               : ends_with(name, "_f64") ? 64
+               : ends_with(name, "_f16") ? 16
+                                         : 0;
+    if (!bits || op->args.empty() || !op->args[0].type().is_float()) return nullptr;
+    std::string stem = name.substr(0, name.size() - 4);
+
+    std::vector<llvm::Value *> args;
+    for (const Expr &a : op->args) args.push_back(codegen(a));
+    Type arg_type = op->args[0].type();
+    // Half precision computes in float.
+    Type compute_type = bits == 16 ? Float(32, arg_type.lanes) : arg_type;
+    if (bits == 16) {
+        for (auto &a : args) a = builder->CreateFPExt(a, llvm_type_of(compute_type));
+    }
+    llvm::Type *ct = llvm_type_of(compute_type);
+    auto finish = [&](llvm::Value *v) {
+        *handled = true;
+        Type vt =
+            v->getType()->getScalarType()->isIntegerTy(1) ? Bool(compute_type.lanes) : compute_type;
+        return convert(v, vt, op->type);
+    };
+
+    llvm::Value *x = args[0];
+    llvm::Constant *inf = llvm::ConstantFP::getInfinity(ct);
+    if (stem == "is_nan") return finish(builder->CreateFCmpUNO(x, x));
+    if (stem == "is_inf") {
+        return finish(
+            builder->CreateFCmpOEQ(builder->CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x), inf));
+    }
+    if (stem == "is_finite") {
+        return finish(
+            builder->CreateFCmpOLT(builder->CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x), inf));
+    }
+    llvm::FastMathFlags approx;
+    approx.setApproxFunc();
+    approx.setAllowReciprocal();
+    if (stem == "fast_inverse") {
+        auto *div = builder->CreateFDiv(llvm::ConstantFP::get(ct, 1.0), x);
+        llvm::cast<llvm::Instruction>(div)->setFastMathFlags(approx);
+        return finish(div);
+    }
+    if (stem == "fast_inverse_sqrt") {
+        auto *root = builder->CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);
+        llvm::cast<llvm::Instruction>(root)->setFastMathFlags(approx);
+        auto *div = builder->CreateFDiv(llvm::ConstantFP::get(ct, 1.0), root);
+        llvm::cast<llvm::Instruction>(div)->setFastMathFlags(approx);
+        return finish(div);
+    }
+
+    for (const MathFunction &m : math_functions) {
+        if (stem != m.name) continue;
+        if (m.intrinsic != llvm::Intrinsic::not_intrinsic) {
+            llvm::CallInst *call = builder->CreateIntrinsic(m.intrinsic, {ct}, args);
+            if (stem.compare(0, 5, "fast_") == 0) call->setFastMathFlags(approx);
+            return finish(call);
+        }
+        std::string fn = std::string(m.libm) + (compute_type.bits == 32 ? "f" : "");
+        return finish(scalarized_libm_call(fn, args, ct));
+    }
+    return nullptr;
+}
+
+llvm::Value *CodeGen_LLVM::codegen_extern(const Call *op) {
+    bool handled = false;
+    if (op->call_type == Call::PureExtern) {
+        llvm::Value *math = codegen_math(op, &handled);
+        if (handled) return math;
+    }
+    std::vector<llvm::Value *> args;
+    std::vector<Type> arg_types;
+    for (const Expr &a : op->args) {
+        args.push_back(codegen(a));
+        arg_types.push_back(a.type());
+    }
+    llvm::Type *result = op->type.is_void() ? void_t : llvm_type_of(op->type);
+    if (op->type.is_vector()) {
+        // C functions are scalar: call once per lane.
+        return scalarized_libm_call(op->name, args, result);
+    }
+    llvm::Value *v = call_c_function(op->name, result, args, arg_types);
+    if (op->type.is_void()) return llvm::ConstantInt::get(i32_t, 0);
+    return v;
+}
+
+llvm::Value *CodeGen_LLVM::codegen_buffer_field(const Call *op) {
+    internal_assert(!op->args.empty(), "buffer field intrinsic without a buffer");
+    llvm::Value *buf = codegen(op->args[0]);
+    auto field = [&](unsigned i) { return builder->CreateStructGEP(buffer_t_type, buf, i); };
+    auto type_field = [&](unsigned i, llvm::Type *t) {
+        llvm::Value *p =
+            builder->CreateGEP(buffer_t_type, buf,
+                               {llvm::ConstantInt::get(i32_t, 0), llvm::ConstantInt::get(i32_t, 4),
+                                llvm::ConstantInt::get(i32_t, i)});
+        return builder->CreateLoad(t, p);
+    };
+    auto dim_field = [&](unsigned i) {
+        internal_assert(op->args.size() == 2, "buffer dimension intrinsic needs a dimension");
+        llvm::Value *dims = builder->CreateLoad(ptr_t, field(6));
+        llvm::Value *d = builder->CreateSExtOrTrunc(codegen(op->args[1]), i32_t);
+        llvm::Value *p =
+            builder->CreateGEP(dimension_t_type, dims, {d, llvm::ConstantInt::get(i32_t, i)});
+        return builder->CreateLoad(i32_t, p);
+    };
+    llvm::Value *v = nullptr;
+    Type from = Int(32);
+    switch (op->op) {
+    case Intrinsic::buffer_get_host:
+        return builder->CreateLoad(ptr_t, field(2));
+    case Intrinsic::buffer_get_min:
+        v = dim_field(0);
+        break;
+    case Intrinsic::buffer_get_extent:
+        v = dim_field(1);
+        break;
+    case Intrinsic::buffer_get_stride:
+        v = dim_field(2);
+        break;
+    case Intrinsic::buffer_get_dimensions:
+        v = builder->CreateLoad(i32_t, field(5));
+        break;
+    case Intrinsic::buffer_get_type_code:
+        v = type_field(0, i8_t), from = UInt(8);
+        break;
+    case Intrinsic::buffer_get_type_bits:
+        v = type_field(1, i8_t), from = UInt(8);
+        break;
+    case Intrinsic::buffer_get_type_lanes:
+        v = type_field(2, i16_t), from = UInt(16);
+        break;
+    default:
+        internal_error("not a buffer field intrinsic: " << intrinsic_name(op->op));
+    }
+    return convert(v, from, op->type);
+}
+
+llvm::Value *CodeGen_LLVM::codegen_if_then_else(const Call *op) {
+    internal_assert(op->args.size() >= 2, "if_then_else needs a condition and a value");
+    if (op->args[0].type().is_vector()) {
+        // No branching on vectors: evaluate both sides.
+        llvm::Value *c = codegen(op->args[0]), *t = codegen(op->args[1]);
+        llvm::Value *f =
+            op->args.size() > 2 ? codegen(op->args[2]) : llvm::Constant::getNullValue(t->getType());
+        return builder->CreateSelect(c, t, f);
+    }
+    llvm::Value *c = codegen(op->args[0]);
+    llvm::BasicBlock *then_block = llvm::BasicBlock::Create(context, "if_then", function);
+    llvm::BasicBlock *else_block = llvm::BasicBlock::Create(context, "if_else", function);
+    llvm::BasicBlock *after = llvm::BasicBlock::Create(context, "if_after", function);
+    builder->CreateCondBr(c, then_block, else_block);
+    builder->SetInsertPoint(then_block);
+    llvm::Value *t = codegen(op->args[1]);
+    llvm::BasicBlock *then_end = builder->GetInsertBlock();
+    builder->CreateBr(after);
+    builder->SetInsertPoint(else_block);
+    llvm::Value *f =
+        op->args.size() > 2 ? codegen(op->args[2]) : llvm::Constant::getNullValue(t->getType());
+    llvm::BasicBlock *else_end = builder->GetInsertBlock();
+    builder->CreateBr(after);
+    builder->SetInsertPoint(after);
+    llvm::PHINode *phi = builder->CreatePHI(t->getType(), 2);
+    phi->addIncoming(t, then_end);
+    phi->addIncoming(f, else_end);
+    return phi;
+}
+
+llvm::Value *CodeGen_LLVM::codegen_debug_print(const Call *op) {
+    // Build a printf format at compile time; lanes of vectors print as <a, b>.
+    std::string format;
+    std::vector<llvm::Value *> values;
+    llvm::Value *first = nullptr;
+    for (size_t i = 0; i < op->args.size(); i++) {
+        const Expr &a = op->args[i];
+        if (i > 0) format += " ";
+        if (const StringImm *s = a.as<StringImm>()) {
+            for (char ch : s->value) format += ch == '%' ? std::string("%%") : std::string(1, ch);
+            continue;
+        }
+        llvm::Value *v = codegen(a);
+        if (!first) first = v;
+        Type t = a.type();
+        if (t.is_vector()) format += "<";
+        for (int lane = 0; lane < t.lanes; lane++) {
+            if (lane > 0) format += ", ";
+            llvm::Value *x = t.is_vector() ? builder->CreateExtractElement(v, uint64_t(lane)) : v;
+            Type et = t.element_of();
+            if (et.is_float()) {
+                format += "%f";
+                values.push_back(builder->CreateFPExt(x, f64_t));
+            } else if (et.is_handle()) {
+                format += "%p";
+                values.push_back(x);
+            } else if (et.is_int()) {
+                format += "%lld";
+                values.push_back(builder->CreateSExt(x, i64_t));
+            } else {
+                format += "%llu";
+                values.push_back(builder->CreateZExt(x, i64_t));
+            }
+        }
+        if (t.is_vector()) format += ">";
+    }
+    const int buffer_size = 1024;
+    llvm::Value *buffer =
+        create_entry_alloca(i8_t, llvm::ConstantInt::get(i32_t, buffer_size), 16, "print_buffer");
+    std::vector<llvm::Value *> args{buffer, llvm::ConstantInt::get(i64_t, buffer_size),
+                                    string_constant(format)};
+    args.insert(args.end(), values.begin(), values.end());
+    llvm::Function *snprintf_fn = module->getFunction("snprintf");
+    auto *snprintf_type = llvm::FunctionType::get(i32_t, {ptr_t, i64_t, ptr_t}, true);
+    if (!snprintf_fn) {
+        snprintf_fn = llvm::Function::Create(snprintf_type, llvm::GlobalValue::ExternalLinkage,
+                                             "snprintf", module.get());
+    }
+    builder->CreateCall(snprintf_type, snprintf_fn, args);
+    call_c_function("loom_print", void_t, {user_context(), buffer});
+    // print() returns its first value.
+    if (first && !op->args.empty() && op->args[0].type() == op->type) return first;
+    return llvm::Constant::getNullValue(llvm_type_of(op->type));
+}
+
+llvm::Value *CodeGen_LLVM::codegen_intrinsic(const Call *op) {
+    const auto &args = op->args;
+    Type t = op->type;
+    auto arg = [&](size_t i) {
+        internal_assert(i < args.size(),
+                        "intrinsic " << intrinsic_name(op->op) << " is missing argument " << i);
+        return codegen(args[i]);
+    };
+    switch (op->op) {
+    case Intrinsic::abs: {
+        Type at = args.at(0).type();
+        llvm::Value *a = arg(0);
+        if (at.is_float()) return builder->CreateUnaryIntrinsic(llvm::Intrinsic::fabs, a);
+        if (at.is_uint()) return convert(a, at, t);
+        // |INT_MIN| wraps to the right unsigned value.
+        llvm::Value *neg = builder->CreateICmpSLT(a, llvm::Constant::getNullValue(a->getType()));
+        return convert(builder->CreateSelect(neg, builder->CreateNeg(a), a),
+                       at.with_code(Type::UInt), t);
+    }
+    case Intrinsic::absd: {
+        Type at = args.at(0).type();
+        llvm::Value *a = arg(0), *b = arg(1);
+        if (at.is_float())
+            return builder->CreateUnaryIntrinsic(llvm::Intrinsic::fabs, builder->CreateFSub(a, b));
+        llvm::Value *less = compare(IRNodeType::LT, a, b, at);
+        llvm::Value *d =
+            builder->CreateSelect(less, builder->CreateSub(b, a), builder->CreateSub(a, b));
+        return convert(d, at.with_code(Type::UInt), t);
+    }
+    case Intrinsic::bitwise_and:
+        return builder->CreateAnd(arg(0), arg(1));
+    case Intrinsic::bitwise_or:
+        return builder->CreateOr(arg(0), arg(1));
+    case Intrinsic::bitwise_xor:
+        return builder->CreateXor(arg(0), arg(1));
+    case Intrinsic::bitwise_not:
+        return builder->CreateNot(arg(0));
+    case Intrinsic::shift_left:
+    case Intrinsic::shift_right: {
+        llvm::Value *a = arg(0), *b = arg(1);
+        Type bt = args.at(1).type();
+        bool left = op->op == Intrinsic::shift_left;
+        auto shift = [&](bool to_left, llvm::Value *amount) {
+            if (to_left) return builder->CreateShl(a, amount);
+            return t.is_int() ? builder->CreateAShr(a, amount) : builder->CreateLShr(a, amount);
+        };
+        auto c = as_const_int(args[1]);
+        if (!bt.is_int() || (c && *c >= 0)) return shift(left, b);
+        // A negative signed amount shifts the other way.
+        llvm::Value *negative =
+            builder->CreateICmpSLT(b, llvm::Constant::getNullValue(b->getType()));
+        return builder->CreateSelect(negative, shift(!left, builder->CreateNeg(b)), shift(left, b));
+    }
+    case Intrinsic::count_leading_zeros:
+    case Intrinsic::count_trailing_zeros:
+    case Intrinsic::popcount: {
+        Type at = args.at(0).type();
+        llvm::Value *a = arg(0), *r;
+        if (op->op == Intrinsic::popcount) {
+            r = builder->CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, a);
+        } else {
+            auto id = op->op == Intrinsic::count_leading_zeros ? llvm::Intrinsic::ctlz
+                                                               : llvm::Intrinsic::cttz;
+            r = builder->CreateBinaryIntrinsic(id, a, llvm::ConstantInt::getFalse(context));
+        }
+        return convert(r, at.with_code(Type::UInt), t);
+    }
+    case Intrinsic::div_round_to_zero:
+        return round_to_zero_div_mod(arg(0), arg(1), t, true);
+    case Intrinsic::mod_round_to_zero:
+        return round_to_zero_div_mod(arg(0), arg(1), t, false);
+    case Intrinsic::likely:
+        return arg(0);
+    case Intrinsic::return_second: {
+        arg(0);
+        return arg(1);
+    }
+    case Intrinsic::if_then_else:
+        return codegen_if_then_else(op);
+    case Intrinsic::buffer_get_host:
+    case Intrinsic::buffer_get_min:
+    case Intrinsic::buffer_get_extent:
+    case Intrinsic::buffer_get_stride:
+    case Intrinsic::buffer_get_dimensions:
+    case Intrinsic::buffer_get_type_code:
+    case Intrinsic::buffer_get_type_bits:
+    case Intrinsic::buffer_get_type_lanes:
+        return codegen_buffer_field(op);
+    case Intrinsic::undef:
+        return llvm::UndefValue::get(llvm_type_of(t));
+    case Intrinsic::debug_print:
+        return codegen_debug_print(op);
+    case Intrinsic::None:
+        break;
+    }
+    internal_error("codegen: unhandled intrinsic " << intrinsic_name(op->op));
+}
+
+void CodeGen_LLVM::visit(const Call *op) {
+    switch (op->call_type) {
+    case Call::Intrinsic:
+    case Call::PureIntrinsic:
+        value = codegen_intrinsic(op);
+        return;
+    case Call::Extern:
+    case Call::PureExtern:
+        value = codegen_extern(op);
+        return;
+    case Call::Image:
+    case Call::Loom:
+        internal_error("codegen: call to " << op->name
+                                           << " should have been removed by storage flattening");
+    }
+}
+
+} // namespace Internal
+} // namespace loom

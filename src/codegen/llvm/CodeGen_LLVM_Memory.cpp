@@ -1,0 +1,218 @@
+// Memory: loads and stores (dense, reversed, gathered/scattered, predicated)
+// and Allocate (entry-block alloca or loom_malloc/loom_free).
+
+#include <llvm/IR/Constants.h>
+
+#include "codegen/llvm/CodeGen_LLVM_Visitor.h"
+#include "ir/Error.h"
+#include "ir/IROperator.h"
+
+namespace loom {
+namespace Internal {
+
+namespace {
+
+// Allocations up to this size with constant extents go on the stack.
+constexpr int64_t max_stack_allocation_bytes = 16 * 1024;
+
+bool is_predicated(const Expr &predicate) {
+    return predicate.defined() && !is_const_true(predicate);
+}
+
+// A Ramp index with a scalar base and constant stride `stride`?
+const Ramp *ramp_with_stride(const Expr &index, int64_t stride) {
+    const Ramp *r = index.as<Ramp>();
+    if (r && r->base.type().is_scalar() && is_const(r->stride, stride)) return r;
+    return nullptr;
+}
+
+llvm::Align element_align(llvm::Module &m, llvm::Type *elem) {
+    return llvm::Align(m.getDataLayout().getTypeAllocSize(elem).getFixedValue());
+}
+
+} // namespace
+
+llvm::Value *CodeGen_LLVM::element_pointer(const std::string &buffer, llvm::Type *elem,
+                                           llvm::Value *index) {
+    return builder->CreateInBoundsGEP(elem, sym_get(buffer), index);
+}
+
+llvm::Value *CodeGen_LLVM::vector_of_pointers(const std::string &buffer, llvm::Type *elem,
+                                              const Expr &index) {
+    return builder->CreateGEP(elem, sym_get(buffer), codegen(index));
+}
+
+llvm::Value *CodeGen_LLVM::predicate_mask(const Expr &predicate, int lanes) {
+    if (!is_predicated(predicate)) return nullptr;
+    return broadcast(codegen(predicate), lanes == 1 || predicate.type().lanes == lanes ? 1 : lanes);
+}
+
+void CodeGen_LLVM::visit(const Load *op) {
+    Type t = op->type;
+    int lanes = t.lanes;
+    llvm::Type *elem = llvm_memory_type_of(t.element_of());
+    llvm::Align align = element_align(*module, elem);
+    bool predicated = is_predicated(op->predicate);
+
+    if (lanes == 1) {
+        if (!predicated) {
+            llvm::Value *ptr = element_pointer(op->name, elem, codegen(op->index));
+            value = from_memory(builder->CreateAlignedLoad(elem, ptr, align), t);
+            return;
+        }
+        // A scalar predicated load reads only when the predicate holds.
+        llvm::Value *cond = codegen(op->predicate);
+        llvm::BasicBlock *before = builder->GetInsertBlock();
+        llvm::BasicBlock *load_block =
+            llvm::BasicBlock::Create(context, "predicated_load", function);
+        llvm::BasicBlock *after =
+            llvm::BasicBlock::Create(context, "after_predicated_load", function);
+        builder->CreateCondBr(cond, load_block, after);
+        builder->SetInsertPoint(load_block);
+        llvm::Value *ptr = element_pointer(op->name, elem, codegen(op->index));
+        llvm::Value *loaded = builder->CreateAlignedLoad(elem, ptr, align);
+        llvm::BasicBlock *load_end = builder->GetInsertBlock();
+        builder->CreateBr(after);
+        builder->SetInsertPoint(after);
+        llvm::PHINode *phi = builder->CreatePHI(elem, 2);
+        phi->addIncoming(llvm::Constant::getNullValue(elem), before);
+        phi->addIncoming(loaded, load_end);
+        value = from_memory(phi, t);
+        return;
+    }
+
+    auto *vec_type = llvm::FixedVectorType::get(elem, unsigned(lanes));
+    llvm::Value *mask = predicated ? predicate_mask(op->predicate, lanes) : nullptr;
+    llvm::Value *result;
+    if (const Ramp *r = ramp_with_stride(op->index, 1)) {
+        llvm::Value *ptr = element_pointer(op->name, elem, codegen(r->base));
+        if (mask) {
+            result = builder->CreateMaskedLoad(vec_type, ptr, align, mask,
+                                               llvm::Constant::getNullValue(vec_type));
+        } else {
+            result = builder->CreateAlignedLoad(vec_type, ptr, align);
+        }
+    } else if (const Ramp *r = ramp_with_stride(op->index, -1); r && !mask) {
+        // Reversed: one dense load ending at base, then a lane reversal.
+        llvm::Value *first =
+            builder->CreateSub(codegen(r->base), llvm::ConstantInt::get(i32_t, lanes - 1));
+        llvm::Value *loaded =
+            builder->CreateAlignedLoad(vec_type, element_pointer(op->name, elem, first), align);
+        result = builder->CreateVectorReverse(loaded);
+    } else if (const Broadcast *b = op->index.as<Broadcast>();
+               b && !mask && b->value.type().is_scalar()) {
+        llvm::Value *ptr = element_pointer(op->name, elem, codegen(b->value));
+        result = builder->CreateVectorSplat(unsigned(lanes),
+                                            builder->CreateAlignedLoad(elem, ptr, align));
+    } else {
+        llvm::Value *ptrs = vector_of_pointers(op->name, elem, op->index);
+        result = builder->CreateMaskedGather(vec_type, ptrs, align, mask,
+                                             llvm::Constant::getNullValue(vec_type));
+    }
+    value = from_memory(result, t);
+}
+
+void CodeGen_LLVM::visit(const Store *op) {
+    Type t = op->value.type();
+    int lanes = t.lanes;
+    llvm::Type *elem = llvm_memory_type_of(t.element_of());
+    llvm::Align align = element_align(*module, elem);
+    bool predicated = is_predicated(op->predicate);
+
+    if (lanes == 1) {
+        llvm::BasicBlock *after = nullptr;
+        if (predicated) {
+            llvm::BasicBlock *store_block =
+                llvm::BasicBlock::Create(context, "predicated_store", function);
+            after = llvm::BasicBlock::Create(context, "after_predicated_store", function);
+            builder->CreateCondBr(codegen(op->predicate), store_block, after);
+            builder->SetInsertPoint(store_block);
+        }
+        llvm::Value *v = to_memory(codegen(op->value), t);
+        builder->CreateAlignedStore(v, element_pointer(op->name, elem, codegen(op->index)), align);
+        if (after) {
+            builder->CreateBr(after);
+            builder->SetInsertPoint(after);
+        }
+        return;
+    }
+
+    llvm::Value *v = to_memory(codegen(op->value), t);
+    llvm::Value *mask = predicated ? predicate_mask(op->predicate, lanes) : nullptr;
+    if (const Ramp *r = ramp_with_stride(op->index, 1)) {
+        llvm::Value *ptr = element_pointer(op->name, elem, codegen(r->base));
+        if (mask)
+            builder->CreateMaskedStore(v, ptr, align, mask);
+        else
+            builder->CreateAlignedStore(v, ptr, align);
+    } else if (const Ramp *r = ramp_with_stride(op->index, -1); r && !mask) {
+        llvm::Value *first =
+            builder->CreateSub(codegen(r->base), llvm::ConstantInt::get(i32_t, lanes - 1));
+        builder->CreateAlignedStore(builder->CreateVectorReverse(v),
+                                    element_pointer(op->name, elem, first), align);
+    } else {
+        builder->CreateMaskedScatter(v, vector_of_pointers(op->name, elem, op->index), align, mask);
+    }
+}
+
+void CodeGen_LLVM::visit(const Allocate *op) {
+    llvm::Type *elem = llvm_memory_type_of(op->type.element_of());
+    int64_t elem_bytes =
+        int64_t(module->getDataLayout().getTypeAllocSize(elem).getFixedValue()) * op->type.lanes;
+
+    int64_t constant_elements = 1;
+    bool constant_size = true;
+    for (const Expr &e : op->extents) {
+        auto c = as_const_int(e);
+        if (!c || *c < 0 || (*c > 0 && constant_elements > INT64_MAX / *c)) {
+            constant_size = false;
+            break;
+        }
+        constant_elements *= *c;
+    }
+    bool on_stack =
+        constant_size && op->memory_type != MemoryType::Heap &&
+        constant_elements <= max_stack_allocation_bytes / std::max<int64_t>(elem_bytes, 1);
+
+    if (on_stack) {
+        llvm::Value *count = llvm::ConstantInt::get(
+            i64_t, uint64_t(std::max<int64_t>(constant_elements, 1) * op->type.lanes));
+        llvm::Value *ptr = create_entry_alloca(elem, count, 64, op->name);
+        ScopedBinding<llvm::Value *> bind(symbols, op->name, ptr);
+        codegen(op->body);
+        return;
+    }
+
+    llvm::Value *bytes = llvm::ConstantInt::get(i64_t, uint64_t(elem_bytes));
+    for (const Expr &e : op->extents)
+        bytes = builder->CreateMul(bytes, builder->CreateSExt(codegen(e), i64_t));
+    if (op->condition.defined() && !is_const_true(op->condition)) {
+        // Skipped allocations still get a (minimal) block so the pointer is valid to free.
+        bytes =
+            builder->CreateSelect(codegen(op->condition), bytes, llvm::ConstantInt::get(i64_t, 0));
+    }
+    llvm::Value *ptr = call_c_function("loom_malloc", ptr_t, {user_context(), bytes});
+    ptr->setName(op->name);
+
+    llvm::BasicBlock *failed = llvm::BasicBlock::Create(context, "malloc_failed", function);
+    llvm::BasicBlock *ok = llvm::BasicBlock::Create(context, "malloc_ok", function);
+    builder->CreateCondBr(builder->CreateIsNull(ptr), failed, ok);
+    builder->SetInsertPoint(failed);
+    return_with_cleanup(call_c_function("loom_error_out_of_memory", i32_t, {user_context()}));
+    builder->SetInsertPoint(ok);
+
+    heap_allocations.push_back(ptr);
+    {
+        ScopedBinding<llvm::Value *> bind(symbols, op->name, ptr);
+        codegen(op->body);
+    }
+    heap_allocations.pop_back();
+    call_c_function("loom_free", void_t, {user_context(), ptr});
+}
+
+// Heap allocations are freed when their Allocate's body ends (and on every
+// early return), so an explicit Free has nothing left to do.
+void CodeGen_LLVM::visit(const Free *) {}
+
+} // namespace Internal
+} // namespace loom

@@ -1,0 +1,104 @@
+// Statements: bindings, control flow and asserts.
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/MDBuilder.h>
+
+#include "codegen/llvm/CodeGen_LLVM_Visitor.h"
+#include "ir/Error.h"
+#include "ir/IROperator.h"
+
+namespace loom {
+namespace Internal {
+
+void CodeGen_LLVM::visit(const LetStmt *op) {
+    llvm::Value *v = codegen(op->value);
+    if (!v->hasName() && !llvm::isa<llvm::Constant>(v)) v->setName(op->name);
+    ScopedBinding<llvm::Value *> bind(symbols, op->name, v);
+    codegen(op->body);
+}
+
+void CodeGen_LLVM::visit(const AssertStmt *op) {
+    llvm::Value *cond = codegen(op->condition);
+    llvm::BasicBlock *failed = llvm::BasicBlock::Create(context, "assert_failed", function);
+    llvm::BasicBlock *passed = llvm::BasicBlock::Create(context, "assert_passed", function);
+    // Asserts almost always pass: weight the branch so the failure path is cold.
+    llvm::MDBuilder md(context);
+    builder->CreateCondBr(cond, passed, failed, md.createLikelyBranchWeights());
+    builder->SetInsertPoint(failed);
+    llvm::Value *code = codegen(op->message);
+    if (code->getType() != i32_t) code = builder->CreateSExtOrTrunc(code, i32_t);
+    return_with_cleanup(code);
+    builder->SetInsertPoint(passed);
+}
+
+void CodeGen_LLVM::visit(const ProducerConsumer *op) {
+    codegen(op->body);
+}
+
+void CodeGen_LLVM::visit(const For *op) {
+    // TODO(parallel): ForType::Parallel loops run serially until the runtime
+    // has a thread pool. Vectorized/Unrolled loops are normally expanded by
+    // lowering; any that reach here run serially too.
+    llvm::Value *min = codegen(op->min);
+    llvm::Value *extent = codegen(op->extent);
+    llvm::Value *end = builder->CreateAdd(min, extent, op->name + ".end");
+
+    llvm::BasicBlock *preheader = builder->GetInsertBlock();
+    llvm::BasicBlock *loop = llvm::BasicBlock::Create(context, op->name + ".loop", function);
+    llvm::BasicBlock *after = llvm::BasicBlock::Create(context, op->name + ".after", function);
+    builder->CreateCondBr(builder->CreateICmpSLT(min, end), loop, after);
+
+    builder->SetInsertPoint(loop);
+    llvm::PHINode *index = builder->CreatePHI(min->getType(), 2, op->name);
+    index->addIncoming(min, preheader);
+    {
+        ScopedBinding<llvm::Value *> bind(symbols, op->name, index);
+        codegen(op->body);
+    }
+    llvm::Value *next =
+        builder->CreateAdd(index, llvm::ConstantInt::get(min->getType(), 1), op->name + ".next",
+                           /*HasNUW=*/false, /*HasNSW=*/true);
+    index->addIncoming(next, builder->GetInsertBlock());
+    builder->CreateCondBr(builder->CreateICmpSLT(next, end), loop, after);
+    builder->SetInsertPoint(after);
+}
+
+void CodeGen_LLVM::visit(const Provide *op) {
+    internal_error("codegen: Provide to " << op->name
+                                          << " should have been removed by storage flattening");
+}
+
+void CodeGen_LLVM::visit(const Realize *op) {
+    internal_error("codegen: Realize of " << op->name
+                                          << " should have been removed by storage flattening");
+}
+
+void CodeGen_LLVM::visit(const Block *op) {
+    codegen(op->first);
+    codegen(op->rest);
+}
+
+void CodeGen_LLVM::visit(const IfThenElse *op) {
+    llvm::Value *cond = codegen(op->condition);
+    llvm::BasicBlock *then_block = llvm::BasicBlock::Create(context, "then", function);
+    llvm::BasicBlock *after = llvm::BasicBlock::Create(context, "endif", function);
+    llvm::BasicBlock *else_block =
+        op->else_case.defined() ? llvm::BasicBlock::Create(context, "else", function) : after;
+    builder->CreateCondBr(cond, then_block, else_block);
+    builder->SetInsertPoint(then_block);
+    codegen(op->then_case);
+    builder->CreateBr(after);
+    if (op->else_case.defined()) {
+        builder->SetInsertPoint(else_block);
+        codegen(op->else_case);
+        builder->CreateBr(after);
+    }
+    builder->SetInsertPoint(after);
+}
+
+void CodeGen_LLVM::visit(const Evaluate *op) {
+    codegen(op->value);
+}
+
+} // namespace Internal
+} // namespace loom

@@ -1,0 +1,113 @@
+// make_target_machine(): an LLVM TargetMachine for a loom::Target.
+
+#include <mutex>
+
+#include <llvm/ADT/StringMap.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/TargetParser/Host.h>
+#include <llvm/TargetParser/Triple.h>
+
+#include "codegen/llvm/CodeGen_LLVM.h"
+#include "ir/Error.h"
+
+namespace loom {
+namespace Internal {
+
+namespace {
+
+void initialize_native_target() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        llvm::InitializeNativeTarget();
+        llvm::InitializeNativeTargetAsmPrinter();
+        llvm::InitializeNativeTargetAsmParser();
+    });
+}
+
+// Only cross compilation (AOT for another architecture) needs these, and
+// registering them all costs start-up time.
+void initialize_all_targets() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        llvm::InitializeAllTargetInfos();
+        llvm::InitializeAllTargets();
+        llvm::InitializeAllTargetMCs();
+        llvm::InitializeAllAsmPrinters();
+    });
+}
+
+const Target::Feature isa_features[] = {Target::SSE41,         Target::AVX,  Target::AVX2,
+                                        Target::FMA,           Target::F16C, Target::AVX512,
+                                        Target::AVX512_Skylake};
+
+// Does t describe exactly the machine we run on (ignoring non-ISA features)?
+bool is_host(const Target &t) {
+    Target host = get_host_target();
+    if (t.arch != host.arch || t.bits != host.bits || t.os != host.os) return false;
+    for (Target::Feature f : isa_features)
+        if (t.has_feature(f) != host.has_feature(f)) return false;
+    return true;
+}
+
+std::string feature_string(const Target &t) {
+    std::string s;
+    auto add = [&](const char *f) {
+        if (!s.empty()) s += ",";
+        s += f;
+    };
+    if (t.arch == Target::X86) {
+        if (t.has_feature(Target::SSE41)) add("+sse4.1");
+        if (t.has_feature(Target::AVX)) add("+avx");
+        if (t.has_feature(Target::AVX2)) add("+avx2");
+        if (t.has_feature(Target::FMA)) add("+fma");
+        if (t.has_feature(Target::F16C)) add("+f16c");
+        if (t.has_feature(Target::AVX512) || t.has_feature(Target::AVX512_Skylake)) {
+            add("+avx512f,+avx512cd,+avx512bw,+avx512dq,+avx512vl");
+        }
+    } else if (t.arch == Target::ARM && t.bits == 64) {
+        add("+neon");
+    }
+    return s;
+}
+
+} // namespace
+
+std::unique_ptr<llvm::TargetMachine> make_target_machine(const Target &t) {
+    initialize_native_target();
+    bool host = is_host(t);
+    std::string triple = host ? llvm::sys::getProcessTriple() : t.llvm_triple();
+    std::string error;
+    const llvm::Target *llvm_target = llvm::TargetRegistry::lookupTarget(triple, error);
+    if (!llvm_target) {
+        initialize_all_targets();
+        error.clear();
+        llvm_target = llvm::TargetRegistry::lookupTarget(triple, error);
+    }
+    if (!llvm_target)
+        user_error("Target " << t.to_string() << " (LLVM triple " << triple
+                             << ") is not supported by this LLVM: " << error);
+
+    std::string cpu = "generic", features;
+    if (host) {
+        cpu = llvm::sys::getHostCPUName().str();
+        for (const auto &f : llvm::sys::getHostCPUFeatures()) {
+            if (!features.empty()) features += ",";
+            features += (f.second ? "+" : "-") + f.first().str();
+        }
+    } else {
+        if (t.arch == Target::X86) cpu = t.bits == 64 ? "x86-64" : "pentium4";
+        features = feature_string(t);
+    }
+
+    llvm::TargetOptions options;
+    llvm::TargetMachine *tm =
+        llvm_target->createTargetMachine(triple, cpu, features, options, llvm::Reloc::PIC_,
+                                         std::nullopt, llvm::CodeGenOptLevel::Aggressive);
+    if (!tm) user_error("Could not create an LLVM target machine for " << t.to_string());
+    return std::unique_ptr<llvm::TargetMachine>(tm);
+}
+
+} // namespace Internal
+} // namespace loom

@@ -1,0 +1,37 @@
+// Scalar parameters: creation, the Variable that refers to them, range bounds.
+
+#include "loom/Param.h"
+
+#include "ir/Error.h"
+#include "ir/IR.h"
+#include "ir/IRUtil.h"
+#include "loom/IROperator.h"
+
+namespace loom {
+namespace Internal {
+
+Parameter make_scalar_parameter(Type t, const std::string &name) {
+    return Parameter(t, false, 0, name.empty() ? unique_name("p") : name);
+}
+
+Expr scalar_parameter_expr(const Parameter &p) {
+    return Variable::make(p.type(), p.name(), p);
+}
+
+void set_scalar_parameter_bound(Parameter &p, Expr bound, bool is_min) {
+    if (bound.defined()) {
+        if (p.type().is_handle())
+            user_error("Param " << p.name() << " is a handle and cannot have a range");
+        if (bound.type().is_handle())
+            user_error("The " << (is_min ? "min" : "max") << " of Param " << p.name()
+                              << " cannot be a handle");
+        bound = cast(p.type(), bound);
+    }
+    if (is_min)
+        p.set_min_value(bound);
+    else
+        p.set_max_value(bound);
+}
+
+} // namespace Internal
+} // namespace loom

@@ -1,0 +1,144 @@
+#include "ir/IRUtil.h"
+
+#include <atomic>
+
+#include "ir/IRVisitor.h"
+#include "ir/Scope.h"
+
+namespace loom {
+namespace Internal {
+
+namespace {
+
+// Collects the names of Variables not bound by an enclosing Let, LetStmt or For.
+class FreeVariables : public IRVisitor {
+    Scope<int> bound;
+
+    template <typename T> void visit_binding(const T *op, const Expr &value) {
+        value.accept(this);
+        ScopedBinding<int> bind(bound, op->name, 0);
+        op->body.accept(this);
+    }
+
+public:
+    std::set<std::string> names;
+    using IRVisitor::visit;
+
+    void visit(const Variable *op) override {
+        if (!bound.contains(op->name)) names.insert(op->name);
+    }
+    void visit(const Let *op) override { visit_binding(op, op->value); }
+    void visit(const LetStmt *op) override { visit_binding(op, op->value); }
+    void visit(const For *op) override {
+        op->min.accept(this);
+        op->extent.accept(this);
+        ScopedBinding<int> bind(bound, op->name, 0);
+        op->body.accept(this);
+    }
+};
+
+// Calls a function on every node before visiting its children.
+class VisitAll : public IRVisitor {
+    const std::function<void(const IRNode *)> &f;
+
+public:
+    explicit VisitAll(const std::function<void(const IRNode *)> &fn) : f(fn) {}
+    using IRVisitor::visit;
+#define LOOM_VISIT_ALL(T)                                                                          \
+    void visit(const T *op) override {                                                             \
+        f(op);                                                                                     \
+        IRVisitor::visit(op);                                                                      \
+    }
+    LOOM_VISIT_ALL(IntImm)
+    LOOM_VISIT_ALL(UIntImm)
+    LOOM_VISIT_ALL(FloatImm)
+    LOOM_VISIT_ALL(StringImm)
+    LOOM_VISIT_ALL(Cast)
+    LOOM_VISIT_ALL(Reinterpret)
+    LOOM_VISIT_ALL(Variable)
+    LOOM_VISIT_ALL(Add)
+    LOOM_VISIT_ALL(Sub)
+    LOOM_VISIT_ALL(Mul)
+    LOOM_VISIT_ALL(Div)
+    LOOM_VISIT_ALL(Mod)
+    LOOM_VISIT_ALL(Min)
+    LOOM_VISIT_ALL(Max)
+    LOOM_VISIT_ALL(EQ)
+    LOOM_VISIT_ALL(NE)
+    LOOM_VISIT_ALL(LT)
+    LOOM_VISIT_ALL(LE)
+    LOOM_VISIT_ALL(GT)
+    LOOM_VISIT_ALL(GE)
+    LOOM_VISIT_ALL(And)
+    LOOM_VISIT_ALL(Or)
+    LOOM_VISIT_ALL(Not)
+    LOOM_VISIT_ALL(Select)
+    LOOM_VISIT_ALL(Load)
+    LOOM_VISIT_ALL(Ramp)
+    LOOM_VISIT_ALL(Broadcast)
+    LOOM_VISIT_ALL(Call)
+    LOOM_VISIT_ALL(Let)
+    LOOM_VISIT_ALL(Shuffle)
+    LOOM_VISIT_ALL(LetStmt)
+    LOOM_VISIT_ALL(AssertStmt)
+    LOOM_VISIT_ALL(ProducerConsumer)
+    LOOM_VISIT_ALL(For)
+    LOOM_VISIT_ALL(Store)
+    LOOM_VISIT_ALL(Provide)
+    LOOM_VISIT_ALL(Allocate)
+    LOOM_VISIT_ALL(Free)
+    LOOM_VISIT_ALL(Realize)
+    LOOM_VISIT_ALL(Block)
+    LOOM_VISIT_ALL(IfThenElse)
+    LOOM_VISIT_ALL(Evaluate)
+#undef LOOM_VISIT_ALL
+};
+
+std::set<std::string> free_variables_of(const Stmt &s) {
+    FreeVariables fv;
+    if (s.defined()) s.accept(&fv);
+    return fv.names;
+}
+
+} // namespace
+
+std::set<std::string> free_variables(const Expr &e) {
+    FreeVariables fv;
+    if (e.defined()) e.accept(&fv);
+    return fv.names;
+}
+
+bool expr_uses_var(const Expr &e, const std::string &name) {
+    return free_variables(e).count(name) > 0;
+}
+
+bool stmt_uses_var(const Stmt &s, const std::string &name) {
+    return free_variables_of(s).count(name) > 0;
+}
+
+bool expr_uses_vars(const Expr &e, const std::set<std::string> &names) {
+    for (const std::string &n : free_variables(e)) {
+        if (names.count(n)) return true;
+    }
+    return false;
+}
+
+void visit_all(const Expr &e, const std::function<void(const IRNode *)> &f) {
+    VisitAll v(f);
+    if (e.defined()) e.accept(&v);
+}
+
+void visit_all(const Stmt &s, const std::function<void(const IRNode *)> &f) {
+    VisitAll v(f);
+    if (s.defined()) s.accept(&v);
+}
+
+std::string unique_name(const std::string &prefix) {
+    // The counter is shared by every prefix, so two names never collide even
+    // when one prefix ends in "_<digits>".
+    static std::atomic<uint64_t> counter{0};
+    return prefix + "_" + std::to_string(++counter);
+}
+
+} // namespace Internal
+} // namespace loom

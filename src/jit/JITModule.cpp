@@ -1,0 +1,155 @@
+// JITModule: LoweredFunc -> LLVM IR -> optimized -> machine code in this
+// process, through one ORC LLJIT per target. Each compile gets its own
+// JITDylib so recompiling a pipeline of the same name never clashes.
+
+#include "jit/JITModule.h"
+
+#include <atomic>
+#include <map>
+#include <mutex>
+
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include "codegen/llvm/CodeGen_LLVM.h"
+#include "ir/Error.h"
+
+namespace loom {
+namespace Internal {
+
+namespace {
+
+// One per target string, created on first use and never destroyed (JIT code
+// may run until the process exits).
+struct Engine {
+    std::mutex mutex;
+    std::unique_ptr<llvm::TargetMachine> target_machine;
+    std::unique_ptr<llvm::orc::LLJIT> jit;
+    uint64_t modules_added = 0;
+};
+
+std::string llvm_error_text(llvm::Error e) {
+    return llvm::toString(std::move(e));
+}
+
+Engine &engine_for(const Target &t) {
+    static std::mutex engines_mutex;
+    static auto *engines = new std::map<std::string, Engine *>;
+    std::lock_guard<std::mutex> lock(engines_mutex);
+    Engine *&e = (*engines)[t.to_string()];
+    if (e) return *e;
+
+    auto engine = std::make_unique<Engine>();
+    engine->target_machine = make_target_machine(t);
+    llvm::TargetMachine &tm = *engine->target_machine;
+    llvm::orc::JITTargetMachineBuilder jtmb(tm.getTargetTriple());
+    jtmb.setCPU(tm.getTargetCPU().str());
+    jtmb.addFeatures(std::vector<std::string>{tm.getTargetFeatureString().str()});
+    jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+    // Compile with our TargetMachine: the default compiler would build a new
+    // one for every module. Compiles of one engine are serialized by its mutex.
+    llvm::TargetMachine *shared_tm = engine->target_machine.get();
+    auto jit =
+        llvm::orc::LLJITBuilder()
+            .setJITTargetMachineBuilder(std::move(jtmb))
+            .setCompileFunctionCreator(
+                [shared_tm](llvm::orc::JITTargetMachineBuilder)
+                    -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+                    return std::make_unique<llvm::orc::SimpleCompiler>(*shared_tm);
+                })
+            .create();
+    if (!jit) internal_error("could not create the LLVM JIT: " << llvm_error_text(jit.takeError()));
+    engine->jit = std::move(*jit);
+    e = engine.release();
+    return *e;
+}
+
+} // namespace
+
+struct JITModule::State {
+    Engine *engine = nullptr;
+    llvm::orc::JITDylib *dylib = nullptr;
+    ArgvFunction argv = nullptr;
+    MetadataFunction metadata = nullptr;
+    std::string assembly;
+
+    ~State() {
+        if (!engine || !dylib) return;
+        std::lock_guard<std::mutex> lock(engine->mutex);
+        // Releases the machine code; failures here only leak memory.
+        llvm::consumeError(engine->jit->getExecutionSession().removeJITDylib(*dylib));
+    }
+};
+
+JITModule JITModule::compile(const LoweredFunc &f, const Target &target, bool want_assembly) {
+    Engine &engine = engine_for(target);
+    std::lock_guard<std::mutex> lock(engine.mutex);
+
+    auto context = std::make_unique<llvm::LLVMContext>();
+    std::unique_ptr<llvm::Module> module =
+        codegen_llvm(f, target, *context, *engine.target_machine);
+    std::string problems;
+    llvm::raw_string_ostream problems_stream(problems);
+    if (llvm::verifyModule(*module, &problems_stream)) {
+        internal_error("generated invalid LLVM IR for " << f.name << ":\n" << problems);
+    }
+    optimize_module(*module, *engine.target_machine);
+
+    auto state = std::make_shared<State>();
+    state->engine = &engine;
+    if (want_assembly) {
+        llvm::raw_string_ostream os(state->assembly);
+        module->print(os, nullptr);
+    }
+
+    std::string dylib_name = f.name + "#" + std::to_string(engine.modules_added++);
+    auto dylib = engine.jit->createJITDylib(dylib_name);
+    if (!dylib)
+        internal_error("could not create a JITDylib: " << llvm_error_text(dylib.takeError()));
+    state->dylib = &*dylib;
+    if (auto err = engine.jit->addIRModule(
+            *state->dylib, llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
+        internal_error("could not add module "
+                       << f.name << " to the JIT: " << llvm_error_text(std::move(err)));
+    }
+    auto symbol = engine.jit->lookup(*state->dylib, f.name + "_argv");
+    if (!symbol) {
+        internal_error("could not compile " << f.name << ": "
+                                            << llvm_error_text(symbol.takeError()));
+    }
+    state->argv = symbol->toPtr<ArgvFunction>();
+    auto metadata = engine.jit->lookup(*state->dylib, f.name + "_metadata");
+    if (!metadata) {
+        internal_error("could not compile " << f.name << ": "
+                                            << llvm_error_text(metadata.takeError()));
+    }
+    state->metadata = metadata->toPtr<MetadataFunction>();
+
+    JITModule m;
+    m.state = std::move(state);
+    return m;
+}
+
+JITModule::ArgvFunction JITModule::argv_function() const {
+    internal_assert(state, "argv_function() of an undefined JITModule");
+    return state->argv;
+}
+
+JITModule::MetadataFunction JITModule::metadata_function() const {
+    internal_assert(state, "metadata_function() of an undefined JITModule");
+    return state->metadata;
+}
+
+const std::string &JITModule::llvm_assembly() const {
+    internal_assert(state, "llvm_assembly() of an undefined JITModule");
+    return state->assembly;
+}
+
+} // namespace Internal
+} // namespace loom

@@ -1,0 +1,172 @@
+#include "lower/AddImageChecks.h"
+
+#include "analysis/Simplify.h"
+#include "ir/IROperator.h"
+#include "ir/IRPrinter.h"
+#include "ir/Substitute.h"
+#include "lower/BoundsInference.h"
+#include "lower/LowerUtil.h"
+#include "lower/UnpackBuffers.h"
+
+namespace loom {
+namespace Internal {
+
+namespace {
+
+Expr runtime_error(const std::string &function, std::vector<Expr> args) {
+    args.insert(args.begin(), user_context_var());
+    return Call::make(Int(32), function, args, Call::Extern);
+}
+
+Expr str(const std::string &s) {
+    return StringImm::make(s);
+}
+
+Expr buffer_field(const LoweredArgument &arg, Intrinsic op) {
+    return Call::make(Int(32), op, {buffer_handle(arg)}, Call::PureIntrinsic);
+}
+
+std::string dim_field(const std::string &buffer, const char *field, int d) {
+    return buffer + "." + field + "." + std::to_string(d);
+}
+
+/** Null, dimension and type checks: they guard every read of the buffer's fields. */
+void add_shape_checks(const LoweredArgument &arg, std::vector<Stmt> &checks) {
+    Expr handle = buffer_handle(arg);
+    Expr not_null = NE::make(Reinterpret::make(UInt(64), handle), make_zero(UInt(64)));
+    checks.push_back(AssertStmt::make(
+        not_null, runtime_error("loom_error_buffer_argument_is_null", {str(arg.name)})));
+
+    Expr dims = buffer_field(arg, Intrinsic::buffer_get_dimensions);
+    Expr expected_dims = make_const(Int(32), arg.dimensions);
+    checks.push_back(AssertStmt::make(
+        EQ::make(dims, expected_dims),
+        runtime_error("loom_error_bad_dimensions", {str(arg.name), dims, expected_dims})));
+
+    Expr code = buffer_field(arg, Intrinsic::buffer_get_type_code);
+    Expr bits = buffer_field(arg, Intrinsic::buffer_get_type_bits);
+    Expr lanes = buffer_field(arg, Intrinsic::buffer_get_type_lanes);
+    Expr want_code = make_const(Int(32), int(arg.type.code));
+    Expr want_bits = make_const(Int(32), int(arg.type.bits));
+    Expr want_lanes = make_const(Int(32), int(arg.type.lanes));
+    Expr same_type = And::make(And::make(EQ::make(code, want_code), EQ::make(bits, want_bits)),
+                               EQ::make(lanes, want_lanes));
+    checks.push_back(AssertStmt::make(
+        same_type, runtime_error("loom_error_bad_type", {str(arg.name), code, bits, lanes,
+                                                         want_code, want_bits, want_lanes})));
+}
+
+/** The buffer covers [req_min, req_max] in dimension d. */
+Stmt region_check(const std::string &func, const std::string &buffer, int d, const Expr &req_min,
+                  const Expr &req_max) {
+    Expr actual_min = int_var(dim_field(buffer, "min", d));
+    Expr actual_max = sub(add(actual_min, int_var(dim_field(buffer, "extent", d))), 1);
+    Expr covered = And::make(GE::make(req_min, actual_min), LE::make(req_max, actual_max));
+    return AssertStmt::make(covered, runtime_error("loom_error_buffer_too_small",
+                                                   {str(func), str(buffer), make_const(Int(32), d),
+                                                    req_min, req_max, actual_min, actual_max}));
+}
+
+void add_constraint_checks(const LoweredArgument &arg, std::vector<Stmt> &checks) {
+    if (!arg.param.defined() || !arg.param.is_buffer()) return;
+    for (int d = 0; d < arg.dimensions && d < arg.param.dimensions(); d++) {
+        const BufferConstraint &c = arg.param.constraint(d);
+        const std::pair<const char *, Expr> fields[] = {
+            {"min", c.min}, {"extent", c.extent}, {"stride", c.stride}};
+        for (const auto &[field, required] : fields) {
+            if (!required.defined()) continue;
+            Expr actual = int_var(dim_field(arg.name, field, d));
+            Expr want = as_int32(required);
+            std::string what = arg.name + ".dim(" + std::to_string(d) + ")." + field + "()";
+            checks.push_back(AssertStmt::make(
+                EQ::make(actual, want),
+                runtime_error("loom_error_constraint_violated",
+                              {str(what), actual, str(to_string(required)), want})));
+        }
+    }
+}
+
+void add_param_range_checks(const LoweredArgument &arg, std::vector<Stmt> &checks) {
+    if (!arg.param.defined() || arg.is_buffer()) return;
+    Expr value = Variable::make(arg.type, arg.name, arg.param);
+    bool is_float = arg.type.is_float();
+    Type wide = is_float ? Float(64) : Int(64);
+    auto widen = [&](const Expr &e) { return e.type() == wide ? e : Cast::make(wide, e); };
+    auto bound = [&](const Expr &e) { return e.type() == arg.type ? e : Cast::make(arg.type, e); };
+    const char *suffix = is_float ? "_f64" : "_i64";
+    if (arg.param.min_value().defined()) {
+        Expr lo = bound(arg.param.min_value());
+        checks.push_back(AssertStmt::make(
+            GE::make(value, lo), runtime_error(std::string("loom_error_param_too_small") + suffix,
+                                               {str(arg.name), widen(value), widen(lo)})));
+    }
+    if (arg.param.max_value().defined()) {
+        Expr hi = bound(arg.param.max_value());
+        checks.push_back(AssertStmt::make(
+            LE::make(value, hi), runtime_error(std::string("loom_error_param_too_large") + suffix,
+                                               {str(arg.name), widen(value), widen(hi)})));
+    }
+}
+
+/** Puts `checks` after the leading LetStmts of s, where every field and
+ * bound they use is defined, dropping those the lets make provably true
+ * (an output written exactly over its buffer, for instance). */
+Stmt insert_after_leading_lets(const Stmt &s, const std::vector<Stmt> &checks,
+                               std::vector<const LetStmt *> &lets) {
+    if (const auto *let = s.as<LetStmt>()) {
+        lets.push_back(let);
+        Stmt body = insert_after_leading_lets(let->body, checks, lets);
+        return LetStmt::make(let->name, let->value, body);
+    }
+    std::vector<Stmt> stmts;
+    for (const Stmt &check : checks) {
+        Expr condition = check.as<AssertStmt>()->condition;
+        for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
+            // Buffer fields stay symbolic: the simplifier reasons best about Variables.
+            if ((*it)->value.as<Call>()) continue;
+            condition = substitute((*it)->name, (*it)->value, condition);
+        }
+        if (!can_prove(condition)) stmts.push_back(check);
+    }
+    stmts.push_back(s);
+    return Block::make(stmts);
+}
+
+} // namespace
+
+Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
+                      const std::vector<Function> &outputs,
+                      const std::map<std::string, std::string> &readers, const Target &target) {
+    if (target.has_feature(Target::NoAsserts)) return s;
+
+    std::map<std::string, std::string> blame = readers;
+    for (const Function &f : outputs) {
+        for (int v = 0; v < f.outputs(); v++) blame[buffer_name(f, v)] = f.name();
+    }
+
+    std::vector<Stmt> shape_checks, inner_checks;
+    for (const LoweredArgument &arg : args) {
+        if (arg.is_buffer()) add_shape_checks(arg, shape_checks);
+        add_param_range_checks(arg, inner_checks);
+        add_constraint_checks(arg, inner_checks);
+
+        if (arg.is_buffer()) {
+            // Inputs must cover what the pipeline reads; outputs what its loops
+            // write, which split tails may make larger than the output.
+            auto blamed = blame.find(arg.name);
+            std::string func = blamed == blame.end() ? std::string("?") : blamed->second;
+            for (int d = 0; d < arg.dimensions; d++) {
+                inner_checks.push_back(region_check(func, arg.name, d,
+                                                    int_var(required_min_name(arg.name, d)),
+                                                    int_var(required_max_name(arg.name, d))));
+            }
+        }
+    }
+    std::vector<const LetStmt *> lets;
+    Stmt body = inner_checks.empty() ? s : insert_after_leading_lets(s, inner_checks, lets);
+    shape_checks.push_back(body);
+    return Block::make(shape_checks);
+}
+
+} // namespace Internal
+} // namespace loom

@@ -1,0 +1,31 @@
+#ifndef LOOM_LOWER_ADD_IMAGE_CHECKS_H
+#define LOOM_LOWER_ADD_IMAGE_CHECKS_H
+
+// Entry checks of the pipeline's arguments, each an AssertStmt whose message
+// calls the runtime's error function (src/runtime/RuntimeFunctions.h):
+//  - first, per buffer argument: not null, right dimensionality, right type;
+//  - then, inside the leading LetStmts (buffer fields, bounds inference):
+//    every input image covers the region the pipeline reads, every output
+//    buffer the region its Func's loops write, the ImageParam and output
+//    buffer dimension constraints hold, and scalar Params lie in their ranges.
+// Nothing is added for targets with the NoAsserts feature.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "loom/Target.h"
+#include "lower/LoweredFunc.h"
+
+namespace loom {
+namespace Internal {
+
+/** `readers` names, for each image, the Func to blame when it is too small. */
+Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
+                      const std::vector<Function> &outputs,
+                      const std::map<std::string, std::string> &readers, const Target &target);
+
+} // namespace Internal
+} // namespace loom
+
+#endif

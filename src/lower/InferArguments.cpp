@@ -1,0 +1,101 @@
+#include "lower/InferArguments.h"
+
+#include <algorithm>
+#include <set>
+
+#include "ir/Error.h"
+#include "ir/IRUtil.h"
+
+namespace loom {
+namespace Internal {
+
+namespace {
+
+LoweredArgument input_buffer(const std::string &name, Type t, int dims, const Parameter &param,
+                             const Buffer<> &image) {
+    LoweredArgument a;
+    a.name = name;
+    a.kind = LoweredArgument::InputBuffer;
+    a.type = t;
+    a.dimensions = dims;
+    a.param = param;
+    a.buffer = image;
+    return a;
+}
+
+void check_same_kind(const LoweredArgument &seen, const LoweredArgument &a) {
+    if (seen.is_buffer() != a.is_buffer() || seen.type != a.type ||
+        seen.dimensions != a.dimensions ||
+        (a.param.defined() && seen.param.defined() && !a.param.same_as(seen.param)) ||
+        (a.buffer.defined() && seen.buffer.defined() && !a.buffer.same_as(seen.buffer))) {
+        user_error("The pipeline reads two different inputs named "
+                   << a.name << "; give them distinct names");
+    }
+}
+
+} // namespace
+
+std::vector<LoweredArgument> infer_arguments(const Stmt &s, const std::vector<Function> &outputs,
+                                             const std::vector<std::string> &order) {
+    std::vector<LoweredArgument> inputs;
+    auto add_input = [&](const LoweredArgument &a) {
+        for (const LoweredArgument &seen : inputs) {
+            if (seen.name == a.name) {
+                check_same_kind(seen, a);
+                return;
+            }
+        }
+        inputs.push_back(a);
+    };
+    visit_all(s, [&](const IRNode *node) {
+        if (node->node_type == IRNodeType::Call) {
+            const auto *call = static_cast<const Call *>(node);
+            if (call->call_type != Call::Image) return;
+            add_input(input_buffer(call->name, call->type, int(call->args.size()), call->param,
+                                   call->image));
+        } else if (node->node_type == IRNodeType::Variable) {
+            const auto *var = static_cast<const Variable *>(node);
+            if (!var->param.defined() || var->param.is_buffer()) return;
+            LoweredArgument a;
+            a.name = var->name;
+            a.kind = LoweredArgument::InputScalar;
+            a.type = var->type;
+            a.param = var->param;
+            add_input(a);
+        }
+    });
+
+    if (!order.empty()) {
+        auto rank = [&](const LoweredArgument &a) {
+            auto it = std::find(order.begin(), order.end(), a.name);
+            return it == order.end() ? order.size() : size_t(it - order.begin());
+        };
+        std::stable_sort(
+            inputs.begin(), inputs.end(),
+            [&](const LoweredArgument &a, const LoweredArgument &b) { return rank(a) < rank(b); });
+    }
+
+    std::vector<LoweredArgument> args = inputs;
+    for (const Function &f : outputs) {
+        for (int v = 0; v < f.outputs(); v++) {
+            LoweredArgument a;
+            a.name = buffer_name(f, v);
+            a.kind = LoweredArgument::OutputBuffer;
+            a.type = f.output_types()[size_t(v)];
+            a.dimensions = f.dimensions();
+            // The frontend's output buffer parameter carries output_buffer() constraints.
+            if (size_t(v) < f.output_buffers().size()) a.param = f.output_buffers()[size_t(v)];
+            for (const LoweredArgument &in : inputs) {
+                if (in.name == a.name) {
+                    user_error("Output Func " << f.name() << " has the same name as an input of "
+                                              << "the pipeline; give them distinct names");
+                }
+            }
+            args.push_back(a);
+        }
+    }
+    return args;
+}
+
+} // namespace Internal
+} // namespace loom

@@ -1,0 +1,36 @@
+#ifndef LOOM_LOWER_SCHEDULE_FUNCTIONS_H
+#define LOOM_LOWER_SCHEDULE_FUNCTIONS_H
+
+// Builds the loop nests of the pipeline from the schedules: one nest per
+// stage of every output and every Func computed at root, with Realize nodes
+// giving storage to the non-outputs. Loops of stage s of f are named
+// "f.s<s>.<var>"; their bounds are written in terms of the Variables
+// "f.s<s>.<var>.min" and "f.s<s>.<var>.max" of the pure variables, which
+// bounds inference defines. Realize bounds are "f.<var>.min_realized" and
+// "f.<var>.extent_realized" (also bounds inference's).
+
+#include <string>
+#include <vector>
+
+#include "lower/LowerUtil.h"
+
+namespace loom {
+namespace Internal {
+
+Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<std::string> &order,
+                        const Environment &env);
+
+/** The loops and store of stage `stage` of f (0: the pure definition). */
+Stmt build_stage_nest(const Function &f, int stage);
+
+/** The loops and store of every stage of f, wrapped in "produce f". */
+Stmt build_produce(const Function &f);
+
+/** The pure variables that stage `stage` of f loops over (all args for the
+ * pure definition; for updates, the args that appear as a bare Var in their place). */
+std::vector<std::string> stage_pure_vars(const Function &f, int stage);
+
+} // namespace Internal
+} // namespace loom
+
+#endif

@@ -1,0 +1,175 @@
+#include "lower/StorageFlattening.h"
+
+#include <algorithm>
+#include <set>
+
+#include "ir/Error.h"
+#include "ir/IRMutator.h"
+#include "ir/IROperator.h"
+#include "ir/IRUtil.h"
+
+namespace loom {
+namespace Internal {
+
+namespace {
+
+/** Flat index of a coordinate in storage whose per-dimension min and stride
+ * are the Variables "<prefix>.min.<d>" and "<prefix>.stride.<d>". */
+Expr flat_index(const std::string &prefix, const std::vector<Expr> &args) {
+    Expr index = make_zero(Int(32));
+    for (size_t d = 0; d < args.size(); d++) {
+        Expr offset = sub(args[d], int_var(prefix + ".min." + std::to_string(d)));
+        Expr term = mul(offset, int_var(prefix + ".stride." + std::to_string(d)));
+        index = d == 0 ? term : add(index, term);
+    }
+    return index;
+}
+
+class FlattenStorage : public IRMutator {
+    const std::vector<Function> &outputs;
+    const Environment &env;
+    std::set<std::string> realized; // Funcs with an Allocate in scope
+
+    /** The dimensions of a Realize from innermost to outermost in memory:
+     * reorder_storage's order (storage_dims), else the pure argument order. */
+    std::vector<size_t> storage_dimension_order(const std::string &func, size_t n) const {
+        std::vector<size_t> order;
+        auto it = env.find(func);
+        if (it != env.end()) {
+            const Function &f = it->second;
+            for (const std::string &v : f.schedule().storage_dims) {
+                for (size_t d = 0; d < f.args().size(); d++) {
+                    if (f.args()[d] == v && std::find(order.begin(), order.end(), d) == order.end())
+                        order.push_back(d);
+                }
+            }
+        }
+        // Dimensions the schedule does not list keep their relative order, outermost.
+        for (size_t d = 0; d < n; d++) {
+            if (std::find(order.begin(), order.end(), d) == order.end()) order.push_back(d);
+        }
+        return order;
+    }
+
+    const Function *find_func(const std::string &name) const {
+        for (const Function &o : outputs) {
+            if (o.name() == name) return &o;
+        }
+        return nullptr;
+    }
+
+protected:
+    using IRMutator::visit;
+
+    Stmt visit(const Realize *op) override {
+        realized.insert(op->name);
+        Stmt body = mutate(op->body);
+        realized.erase(op->name);
+
+        size_t n = op->bounds.size();
+        std::vector<size_t> storage_order = storage_dimension_order(op->name, n);
+        std::vector<Expr> extents;
+        for (size_t i = 0; i < n; i++)
+            extents.push_back(int_var(op->name + ".extent." + std::to_string(i)));
+
+        for (size_t v = 0; v < op->types.size(); v++) {
+            std::string alloc =
+                op->types.size() > 1 ? op->name + "." + std::to_string(v) : op->name;
+            body =
+                Allocate::make(alloc, op->types[v], op->memory_type, extents, op->condition, body);
+        }
+        // Dense strides: each dimension's stride is the product of the extents
+        // of the dimensions stored inside it.
+        std::vector<std::pair<std::string, Expr>> lets;
+        Expr stride = make_one(Int(32));
+        for (size_t k = 0; k < n; k++) {
+            size_t d = storage_order[k];
+            lets.emplace_back(op->name + ".stride." + std::to_string(d), stride);
+            stride = mul(stride, int_var(op->name + ".extent." + std::to_string(d)));
+        }
+        for (size_t d = 0; d < n; d++) {
+            lets.emplace_back(op->name + ".min." + std::to_string(d), op->bounds[d].min);
+            lets.emplace_back(op->name + ".extent." + std::to_string(d), op->bounds[d].extent);
+        }
+        // Mins and extents outermost; strides use the extents.
+        Stmt s = body;
+        for (size_t i = 0; i < n; i++) s = LetStmt::make(lets[i].first, lets[i].second, s);
+        for (size_t i = lets.size(); i > n; i--)
+            s = LetStmt::make(lets[i - 1].first, lets[i - 1].second, s);
+        return s;
+    }
+
+    Stmt visit(const Provide *op) override {
+        std::vector<Expr> args = mutate_exprs(op->args);
+        std::vector<Expr> values = mutate_exprs(op->values);
+        const Function *out = find_func(op->name);
+        bool realized_here = realized.count(op->name) > 0;
+        internal_assert(out || realized_here,
+                        "Provide to Func " << op->name << ", which has no storage");
+
+        std::vector<Stmt> stores;
+        std::vector<std::pair<std::string, Expr>> value_lets;
+        for (size_t v = 0; v < values.size(); v++) {
+            std::string name, prefix;
+            if (realized_here) {
+                name = values.size() > 1 ? op->name + "." + std::to_string(v) : op->name;
+                prefix = op->name;
+            } else {
+                name = buffer_name(*out, int(v));
+                prefix = name;
+            }
+            Expr value = values[v];
+            if (values.size() > 1) {
+                // Every element of a tuple is computed before any is stored.
+                std::string tmp = unique_name(op->name + ".value");
+                value_lets.emplace_back(tmp, value);
+                value = Variable::make(value.type(), tmp);
+            }
+            stores.push_back(
+                Store::make(name, value, flat_index(prefix, args), Buffer<>(), Parameter()));
+        }
+        Stmt s = Block::make(stores);
+        for (auto it = value_lets.rbegin(); it != value_lets.rend(); ++it) {
+            s = LetStmt::make(it->first, it->second, s);
+        }
+        if (op->predicate.defined()) s = IfThenElse::make(mutate(op->predicate), s);
+        return s;
+    }
+
+    Expr visit(const Call *op) override {
+        if (op->call_type == Call::Image) {
+            std::vector<Expr> args = mutate_exprs(op->args);
+            return Load::make(op->type, op->name, flat_index(op->name, args), op->image, op->param);
+        }
+        if (op->call_type == Call::Loom) {
+            std::vector<Expr> args = mutate_exprs(op->args);
+            internal_assert(op->func.defined(),
+                            "call to Func " << op->name << " without a Function");
+            if (realized.count(op->name)) {
+                std::string name = op->func.outputs() > 1
+                                       ? op->name + "." + std::to_string(op->value_index)
+                                       : op->name;
+                return Load::make(op->type, name, flat_index(op->name, args), Buffer<>(),
+                                  Parameter());
+            }
+            internal_assert(is_output(op->func, outputs),
+                            "call to Func " << op->name << ", which has no storage");
+            std::string name = buffer_name(op->func, op->value_index);
+            return Load::make(op->type, name, flat_index(name, args), Buffer<>(), Parameter());
+        }
+        return IRMutator::visit(op);
+    }
+
+public:
+    FlattenStorage(const std::vector<Function> &o, const Environment &e) : outputs(o), env(e) {}
+};
+
+} // namespace
+
+Stmt storage_flattening(const Stmt &s, const std::vector<Function> &outputs,
+                        const Environment &env) {
+    return FlattenStorage(outputs, env).mutate(s);
+}
+
+} // namespace Internal
+} // namespace loom

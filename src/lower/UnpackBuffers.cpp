@@ -1,0 +1,57 @@
+#include "lower/UnpackBuffers.h"
+
+#include <string>
+#include <utility>
+
+#include "ir/IROperator.h"
+
+namespace loom {
+namespace Internal {
+
+Expr buffer_handle(const LoweredArgument &arg) {
+    return Variable::make(Handle(), arg.name + ".buffer", arg.buffer, arg.param);
+}
+
+Stmt unpack_buffers(const Stmt &s, const std::vector<LoweredArgument> &args) {
+    std::vector<std::pair<std::string, Expr>> lets; // outermost first
+    for (const LoweredArgument &arg : args) {
+        if (!arg.is_buffer()) continue;
+        Expr handle = buffer_handle(arg);
+        const std::pair<const char *, Intrinsic> fields[] = {
+            {"min", Intrinsic::buffer_get_min},
+            {"extent", Intrinsic::buffer_get_extent},
+            {"stride", Intrinsic::buffer_get_stride}};
+        for (int d = 0; d < arg.dimensions; d++) {
+            for (const auto &[field, op] : fields) {
+                lets.emplace_back(
+                    arg.name + "." + field + "." + std::to_string(d),
+                    Call::make(Int(32), op, {handle, make_const(Int(32), d)}, Call::PureIntrinsic));
+            }
+        }
+    }
+    Stmt result = s;
+    for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
+        result = LetStmt::make(it->first, it->second, result);
+    }
+    return result;
+}
+
+Stmt bind_host_pointers(const Stmt &s, const std::vector<LoweredArgument> &args) {
+    if (const auto *block = s.as<Block>()) {
+        if (block->first.as<AssertStmt>()) {
+            return Block::make(block->first, bind_host_pointers(block->rest, args));
+        }
+    }
+    if (s.as<AssertStmt>()) return s;
+    Stmt result = s;
+    for (auto it = args.rbegin(); it != args.rend(); ++it) {
+        if (!it->is_buffer()) continue;
+        Expr host = Call::make(Handle(), Intrinsic::buffer_get_host, {buffer_handle(*it)},
+                               Call::PureIntrinsic);
+        result = LetStmt::make(it->name, host, result);
+    }
+    return result;
+}
+
+} // namespace Internal
+} // namespace loom
