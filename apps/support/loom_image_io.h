@@ -51,7 +51,7 @@ template <typename T = uint8_t> Buffer<T> load_png(const std::string &path) {
     int bytes_per_sample = png_get_bit_depth(png, info) == 16 ? 2 : 1;
     std::vector<uint8_t> rows(size_t(width) * size_t(height) * size_t(channels) *
                               size_t(bytes_per_sample));
-    std::vector<png_bytep> row_pointers(size_t(height));
+    std::vector<png_bytep> row_pointers(static_cast<size_t>(height));
     size_t row_bytes = size_t(width) * size_t(channels) * size_t(bytes_per_sample);
     for (int y = 0; y < height; y++) row_pointers[size_t(y)] = rows.data() + size_t(y) * row_bytes;
     png_read_image(png, row_pointers.data());
@@ -91,7 +91,7 @@ template <typename T> void save_png(const Buffer<T> &image, const std::string &p
                  PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);
     if (sizeof(T) == 2) png_set_swap(png);
-    std::vector<T> row(size_t(width) * size_t(channels));
+    std::vector<T> row(static_cast<size_t>(width) * size_t(channels));
     int x0 = image.dimensions() > 0 ? image.min(0) : 0;
     int y0 = image.dimensions() > 1 ? image.min(1) : 0;
     int c0 = image.dimensions() > 2 ? image.min(2) : 0;

@@ -18,7 +18,7 @@ namespace loom {
 class Func;
 
 /** The format of compile_to_lowered_stmt. */
-enum class StmtOutputFormat { Text, HTML };
+enum StmtOutputFormat { Text, HTML };
 
 namespace Internal {
 struct PipelineContents;
