@@ -29,6 +29,10 @@ public:
      * time; lowering may also rely on it). */
     Dimension set_min(Expr min);
     Dimension set_extent(Expr extent);
+    /** Like Halide, dimension 0 of every buffer argument must have stride 1
+     * unless told otherwise: set_stride(Expr()) on dim(0) allows any stride
+     * (for interleaved buffers), at the cost of gathers instead of dense
+     * vector loads. */
     Dimension set_stride(Expr stride);
     Dimension set_bounds(Expr min, Expr extent);
 

@@ -15,6 +15,8 @@
 #include "loom/ImageParam.h"
 #include "loom/Pipeline.h"
 #include "loom/Realization.h"
+#include "loom/Schedule.h"
+#include "loom/Stage.h"
 #include "loom/Target.h"
 #include "loom/Var.h"
 
@@ -96,6 +98,66 @@ public:
                                   const std::string &fn_name = "",
                                   const Target &target = get_target_from_environment());
     void print_loop_nest();
+
+    // ---- Scheduling. Loop methods act on the pure definition (stage 0);
+    // update(i) gives the Stage of update i. All return *this for chaining.
+
+    /** The Stage of update definition i. */
+    Stage update(int i = 0);
+
+    Func &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner,
+                const Expr &factor, TailStrategy tail = TailStrategy::Auto);
+    Func &fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused);
+    Func &rename(const VarOrRVar &old_name, const VarOrRVar &new_name);
+    /** Reorder loops, innermost first: reorder(x, y) makes x the inner loop. */
+    Func &reorder(const std::vector<VarOrRVar> &vars);
+    template <typename... Args,
+              typename = std::enable_if_t<(std::is_convertible_v<Args, VarOrRVar> && ...)>>
+    Func &reorder(const VarOrRVar &x, const VarOrRVar &y, const Args &...rest) {
+        return reorder(std::vector<VarOrRVar>{x, y, VarOrRVar(rest)...});
+    }
+    Func &tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, const VarOrRVar &yo,
+               const VarOrRVar &xi, const VarOrRVar &yi, const Expr &xfactor, const Expr &yfactor,
+               TailStrategy tail = TailStrategy::Auto);
+    Func &tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xi, const VarOrRVar &yi,
+               const Expr &xfactor, const Expr &yfactor, TailStrategy tail = TailStrategy::Auto);
+    Func &unroll(const VarOrRVar &var);
+    Func &unroll(const VarOrRVar &var, const Expr &factor, TailStrategy tail = TailStrategy::Auto);
+    Func &vectorize(const VarOrRVar &var);
+    Func &vectorize(const VarOrRVar &var, const Expr &factor,
+                    TailStrategy tail = TailStrategy::Auto);
+    Func &parallel(const VarOrRVar &var);
+    Func &parallel(const VarOrRVar &var, const Expr &task_size,
+                   TailStrategy tail = TailStrategy::Auto);
+    Func &serial(const VarOrRVar &var);
+    /** Specialize the pure definition's schedule for when condition holds. */
+    Stage specialize(const Expr &condition);
+    void specialize_fail(const std::string &message);
+
+    /** The pure variable var covers exactly [min, min + extent). */
+    Func &bound(const Var &var, const Expr &min, const Expr &extent);
+    Func &bound_extent(const Var &var, const Expr &extent);
+    /** Grow the computed region of var so its min is remainder mod modulus
+     * and its extent a multiple of modulus. */
+    Func &align_bounds(const Var &var, const Expr &modulus, const Expr &remainder = 0);
+    /** Storage order, innermost first; unnamed dimensions keep their places. */
+    Func &reorder_storage(const std::vector<Var> &dims);
+    template <typename... Args,
+              typename = std::enable_if_t<(std::is_convertible_v<Args, Var> && ...)>>
+    Func &reorder_storage(const Var &x, const Var &y, const Args &...rest) {
+        return reorder_storage(std::vector<Var>{x, y, Var(rest)...});
+    }
+    /** Store var's dimension in a circular buffer of extent elements. */
+    Func &fold_storage(const Var &var, const Expr &extent, bool fold_forward = true);
+    Func &store_in(MemoryType type);
+
+    Func &compute_root();
+    Func &compute_at(const Func &f, const Var &var);
+    Func &compute_at(LoopLevel level);
+    Func &store_root();
+    Func &store_at(const Func &f, const Var &var);
+    Func &store_at(LoopLevel level);
+    Func &compute_inline();
 
     Internal::Function function() const { return func_; }
 };

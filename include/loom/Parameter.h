@@ -30,6 +30,9 @@ struct ParameterContents : RefCounted {
     /** The buffer bound to an image parameter (ImageParam::set). */
     Buffer<> buffer;
     std::vector<BufferConstraint> constraints;
+    /** Buffer arguments default to stride 1 in dimension 0 (so vectorized
+     * code loads densely); dim(0).set_stride(Expr()) sets this to lift it. */
+    bool stride0_unconstrained = false;
 };
 
 /** A named scalar or buffer argument of a pipeline. */
@@ -64,6 +67,9 @@ public:
     const BufferConstraint &constraint(int dim) const {
         return contents->constraints.at(size_t(dim));
     }
+
+    bool stride0_unconstrained() const { return contents->stride0_unconstrained; }
+    void set_stride0_unconstrained(bool b) { contents->stride0_unconstrained = b; }
 
     bool same_as(const Parameter &o) const { return contents.get() == o.contents.get(); }
     const ParameterContents *get() const { return contents.get(); }

@@ -85,18 +85,50 @@ struct Dim {
     bool is_rvar = false;
 };
 
-/** A user bound on a pure dimension (bound/bound_extent/align_bounds). */
+/** A user bound on a pure dimension, one per Var: bound() sets min and
+ * extent, bound_extent() only extent, align_bounds() modulus and remainder;
+ * what was not asked for stays undefined. */
 struct Bound {
     std::string var;
     Expr min, extent, modulus, remainder;
 };
+
+struct Specialization;
 
 /** Schedule of one definition (pure or update). */
 struct StageSchedule {
     std::vector<Split> splits;
     std::vector<Dim> dims; // innermost first
     bool touched = false;  // has the user scheduled this stage?
+    /** specialize(): alternative schedules of the same definition, tried in
+     * order at run time; the first whose condition holds is used, else this one. */
+    std::vector<Specialization> specializations;
 };
+
+/** One specialize() (or specialize_fail()) of a stage. */
+struct Specialization {
+    Expr condition;         // scalar bool over Params; const true for specialize_fail
+    StageSchedule schedule; // a copy of the stage's schedule when specialize() was called
+    bool failure = false;   // specialize_fail: reaching it is a runtime error
+    std::string failure_message;
+};
+
+/** fold_storage(var, extent): the storage of var is a circular buffer of this extent. */
+struct StorageFold {
+    std::string var;
+    Expr extent;
+    bool fold_forward = true; // the loop over var runs upwards
+};
+
+/** Does a (possibly qualified) loop name like "x.xi" answer to the user's
+ * name "xi"? Loop variables made by split/fuse are named after their
+ * origin ("x.xo", "x.xi"), and a user refers to them by the last part. */
+inline bool var_name_match(const std::string &candidate, const std::string &var) {
+    if (candidate == var) return true;
+    return candidate.size() > var.size() &&
+           candidate.compare(candidate.size() - var.size(), var.size(), var) == 0 &&
+           candidate[candidate.size() - var.size() - 1] == '.';
+}
 
 /** Schedule of a whole Func (placement and storage). */
 struct FuncSchedule {
@@ -105,6 +137,10 @@ struct FuncSchedule {
     std::vector<Bound> bounds;
     std::vector<std::string> storage_dims; // outermost last; empty = pure arg order
     MemoryType memory_type = MemoryType::Auto;
+    std::vector<StorageFold> storage_folds;
+    /** store_root/store_at was called; otherwise the store level follows the
+     * compute level (so compute_root().compute_at(...) moves both). */
+    bool store_level_set = false;
 };
 
 } // namespace Internal

@@ -269,6 +269,23 @@ private:
             finish(r, t);
             return;
         }
+        if (t.is_int() && a.is_bounded() && b.is_bounded() &&
+            can_prove(GT::make(b.min, make_zero(t)))) {
+            // A positive divisor: the quotient rises with a, and for a fixed a
+            // moves toward zero as b grows, so the corners bound it.
+            Expr lo = Min::make(Div::make(a.min, b.min), Div::make(a.min, b.max));
+            Expr hi = Max::make(Div::make(a.max, b.min), Div::make(a.max, b.max));
+            finish(Interval(simplify(lo), simplify(hi)), t);
+            return;
+        }
+        if (t.is_int() && a.is_bounded()) {
+            // |a / b| <= |a| for every b, zero included.
+            Expr zero = make_zero(t);
+            finish(Interval(simplify(Min::make(a.min, Sub::make(zero, a.max))),
+                            simplify(Max::make(a.max, Sub::make(zero, a.min)))),
+                   t);
+            return;
+        }
         finish(Interval::everything(), t);
     }
 
@@ -296,6 +313,13 @@ private:
             finish(Interval(make_zero(t),
                             simplify(Max::make(Sub::make(b.max, make_one(t)), make_zero(t)))),
                    t);
+            return;
+        }
+        if (t.is_int() && b.is_bounded()) {
+            // 0 <= a % b < |b|, and zero when b is zero.
+            Expr zero = make_zero(t);
+            Expr magnitude = Max::make(b.max, Sub::make(zero, b.min));
+            finish(Interval(zero, simplify(Max::make(Sub::make(magnitude, make_one(t)), zero))), t);
             return;
         }
         finish(t.is_int() ? Interval(make_zero(t), Expr()) : Interval::everything(), t);

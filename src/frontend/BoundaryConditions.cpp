@@ -58,7 +58,11 @@ Expr remap(Kind kind, const Expr &x, const Expr &m, const Expr &e) {
         break;
     }
     }
-    return clamp(coord, m, last);
+    // likely() marks the in-bounds case, so loop partitioning can drop the
+    // clamp (and the remapping) from the steady state.
+    Expr in_bounds = clamp(likely(x), m, last);
+    if (kind == Kind::RepeatEdge || kind == Kind::ConstantExterior) return in_bounds;
+    return select(likely(x >= m && x <= last), in_bounds, clamp(coord, m, last));
 }
 
 Func apply(Kind kind, const Func &source, const Region &bounds, const Expr &exterior) {
@@ -95,7 +99,7 @@ Func apply(Kind kind, const Func &source, const Region &bounds, const Expr &exte
     if (kind == Kind::ConstantExterior && outside.defined()) {
         if (!exterior.defined())
             user_error("constant_exterior of Func " << source.name() << " with an undefined value");
-        value = select(outside, cast(value.type(), exterior), value);
+        value = select(likely(!outside), value, cast(value.type(), exterior));
     }
     result(args) = value;
     return result;

@@ -54,6 +54,8 @@ Dimension Dimension::set_extent(Expr extent) {
     return *this;
 }
 Dimension Dimension::set_stride(Expr stride) {
+    // An undefined stride in dimension 0 lifts the default stride-1 constraint.
+    if (dim_ == 0) param_.set_stride0_unconstrained(!stride.defined());
     param_.constraint(dim_).stride = checked_int(param_, dim_, "stride", stride);
     return *this;
 }

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <fstream>
 #include <iostream>
+#include <mutex>
 
 #include "frontend/JITStats.h"
 #include "ir/Error.h"
@@ -144,6 +145,9 @@ void write_file(const std::string &filename, const std::string &text) {
 }
 
 void capture_error(loom_call_context_t *context, const char *message) {
+    // Tasks of a parallel loop may fail at the same time.
+    static std::mutex mutex;
+    std::lock_guard<std::mutex> lock(mutex);
     auto *sink = static_cast<std::string *>(context->user_data);
     if (!sink->empty() && sink->back() != '\n') *sink += "\n";
     *sink += message;

@@ -67,7 +67,32 @@ Stmt region_check(const std::string &func, const std::string &buffer, int d, con
                                                     req_min, req_max, actual_min, actual_max}));
 }
 
+/** Dimension 0's stride: the user's constraint or the default of 1, which
+ * unpack_buffers already assumed in the body. */
+void add_innermost_stride_check(const LoweredArgument &arg, std::vector<Stmt> &checks) {
+    Expr required = innermost_stride_constraint(arg);
+    if (!required.defined()) return;
+    bool user_set = arg.param.defined() && arg.param.is_buffer() && arg.param.dimensions() > 0 &&
+                    arg.param.constraint(0).stride.defined();
+    Expr actual = int_var(dim_field(arg.name, "stride", 0));
+    Expr want = as_int32(required);
+    std::string text = to_string(required);
+    if (!user_set) {
+        text += " (buffers are dense in dimension 0 by default; " +
+                std::string(arg.param.defined() ? "call " + arg.name +
+                                                      ".dim(0).set_stride(Expr()) to allow "
+                                                      "other strides"
+                                                : "pass a buffer with stride 1") +
+                ")";
+    }
+    std::string what = arg.name + ".dim(0).stride()";
+    checks.push_back(AssertStmt::make(
+        EQ::make(actual, want),
+        runtime_error("loom_error_constraint_violated", {str(what), actual, str(text), want})));
+}
+
 void add_constraint_checks(const LoweredArgument &arg, std::vector<Stmt> &checks) {
+    if (arg.is_buffer()) add_innermost_stride_check(arg, checks);
     if (!arg.param.defined() || !arg.param.is_buffer()) return;
     for (int d = 0; d < arg.dimensions && d < arg.param.dimensions(); d++) {
         const BufferConstraint &c = arg.param.constraint(d);
@@ -75,6 +100,7 @@ void add_constraint_checks(const LoweredArgument &arg, std::vector<Stmt> &checks
             {"min", c.min}, {"extent", c.extent}, {"stride", c.stride}};
         for (const auto &[field, required] : fields) {
             if (!required.defined()) continue;
+            if (d == 0 && std::string(field) == "stride") continue; // checked above
             Expr actual = int_var(dim_field(arg.name, field, d));
             Expr want = as_int32(required);
             std::string what = arg.name + ".dim(" + std::to_string(d) + ")." + field + "()";

@@ -54,29 +54,39 @@ Stmt find_produce(const Stmt &s, const std::string &name) {
     return found;
 }
 
-class BoundsBuilder {
-    const Stmt &pipeline;
+using LetList = std::vector<std::pair<std::string, Expr>>;
+
+Stmt wrap_lets(const LetList &lets, Stmt s) {
+    for (auto it = lets.rbegin(); it != lets.rend(); ++it)
+        s = LetStmt::make(it->first, it->second, s);
+    return s;
+}
+
+/** The let value with the lets defined before it substituted. */
+Expr substitute_lets(const LetList &lets, const Expr &e) {
+    Expr result = e;
+    for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
+        result = substitute(it->first, it->second, result);
+    }
+    return simplify(result);
+}
+
+/** Checks for Funcs whose region is fixed by bound()/bound_extent(). */
+Stmt bound_check(const Function &f, int d, const Interval &required, const Interval &bound) {
+    Expr ok = And::make(GE::make(required.min, bound.min), LE::make(required.max, bound.max));
+    std::string what = f.name() + " (the region given by bound() in " + f.args()[size_t(d)] + ")";
+    Expr error =
+        Call::make(Int(32), "loom_error_buffer_too_small",
+                   {user_context_var(), StringImm::make(""), StringImm::make(what),
+                    make_const(Int(32), d), required.min, required.max, bound.min, bound.max},
+                   Call::Extern);
+    return AssertStmt::make(ok, error);
+}
+
+class BoundsBuilder : public IRMutator {
     const std::vector<Function> &outputs;
     const std::vector<std::string> &order;
     const Environment &env;
-    std::vector<std::pair<std::string, Expr>> lets; // outermost first
-
-    void define_stage_bounds(const Function &f, int stage, const std::vector<Expr> &mins,
-                             const std::vector<Expr> &maxs) {
-        std::string prefix = stage_prefix(f.name(), stage);
-        for (const std::string &v : stage_pure_vars(f, stage)) {
-            size_t d = 0;
-            while (f.args()[d] != v) d++;
-            lets.emplace_back(prefix + v + ".min", mins[d]);
-            lets.emplace_back(prefix + v + ".max", maxs[d]);
-        }
-    }
-
-    /** Every stage of an output covers the output's region. */
-    void define_all_stages(const Function &f, const std::vector<Expr> &mins,
-                           const std::vector<Expr> &maxs) {
-        for (int s = 0; s <= int(f.updates().size()); s++) define_stage_bounds(f, s, mins, maxs);
-    }
 
     /** The region of f that stage `stage` of f reads (empty when none). */
     Box self_reads(const Function &f, int stage) const {
@@ -86,24 +96,30 @@ class BoundsBuilder {
         return it == boxes.end() ? Box() : it->second;
     }
 
-    /** Stages computed at root cover what the consumers read and what later
-     * stages of the same Func read, last stage first. */
-    void define_stages_from_demand(const Function &f, const std::vector<Expr> &mins,
-                                   const std::vector<Expr> &maxs) {
-        Box demand(mins.size());
-        for (size_t d = 0; d < mins.size(); d++) demand[d] = Interval(mins[d], maxs[d]);
+    void define_stage_bounds(const Function &f, int stage, const Box &region, LetList &lets) const {
+        std::string prefix = stage_prefix(f.name(), stage);
+        for (const std::string &v : stage_pure_vars(f, stage)) {
+            size_t d = 0;
+            while (f.args()[d] != v) d++;
+            lets.emplace_back(prefix + v + ".min", region[d].min);
+            lets.emplace_back(prefix + v + ".max", region[d].max);
+        }
+    }
+
+    /** Stages cover what the consumers need and what later stages of the same
+     * Func read, last stage first. */
+    void define_stages_from_demand(const Function &f, Box demand, LetList &lets) const {
         for (int s = int(f.updates().size()); s >= 0; s--) {
-            std::vector<Expr> lo, hi;
             for (size_t d = 0; d < demand.size(); d++) {
                 if (!demand[d].is_bounded()) {
                     user_error("Func " << f.name() << " reads itself in an update definition at "
                                        << "coordinates without a bound in dimension " << d << " ("
                                        << f.args()[d] << "); clamp the coordinates");
                 }
-                lo.push_back(simplify(as_int32(demand[d].min)));
-                hi.push_back(simplify(as_int32(demand[d].max)));
+                demand[d] =
+                    Interval(simplify(as_int32(demand[d].min)), simplify(as_int32(demand[d].max)));
             }
-            define_stage_bounds(f, s, lo, hi);
+            define_stage_bounds(f, s, demand, lets);
             if (s > 0) {
                 Box reads = self_reads(f, s);
                 if (reads.size() == demand.size()) demand = box_union(demand, reads);
@@ -111,21 +127,171 @@ class BoundsBuilder {
         }
     }
 
-    void define_output(const Function &f) {
-        std::string buffer = buffer_name(f, 0);
-        std::vector<Expr> mins, maxs;
-        for (int d = 0; d < f.dimensions(); d++) {
-            Expr lo = int_var(buffer + ".min." + std::to_string(d));
-            Expr extent = int_var(buffer + ".extent." + std::to_string(d));
-            mins.push_back(lo);
-            maxs.push_back(sub(add(lo, extent), 1));
+    /** bound(), bound_extent() and align_bounds() replace the region of a
+     * dimension; `checks` gets the asserts that the required region fits. */
+    Box apply_user_bounds(const Function &f, const Box &required, std::vector<Stmt> &checks) const {
+        Box region = required;
+        for (const Bound &b : f.schedule().bounds) {
+            for (size_t d = 0; d < f.args().size(); d++) {
+                if (f.args()[d] != b.var) continue;
+                Interval &r = region[d];
+                if (b.extent.defined()) {
+                    Expr lo = b.min.defined() ? as_int32(b.min) : r.min;
+                    r = Interval(simplify(lo), simplify(sub(add(lo, b.extent), 1)));
+                    checks.push_back(bound_check(f, int(d), required[d], r));
+                }
+                if (b.modulus.defined()) {
+                    Expr m = as_int32(b.modulus);
+                    Expr rem = b.remainder.defined() ? as_int32(b.remainder) : make_zero(Int(32));
+                    Expr lo = add(mul(div(sub(r.min, rem), m), m), rem);
+                    Expr extent = sub(add(r.max, 1), lo);
+                    extent = mul(div(add(extent, sub(m, 1)), m), m);
+                    r = Interval(simplify(lo), simplify(sub(add(lo, extent), 1)));
+                }
+            }
         }
-        define_all_stages(f, mins, maxs);
+        return region;
+    }
+
+    /** Production of a Func inside its compute loop: the region its
+     * consumers (the rest of the loop body) need, with the enclosing loop
+     * variables fixed. */
+    Stmt define_compute_bounds(const Function &f, const Stmt &block, const Stmt &consumers) const {
+        std::map<std::string, Box> boxes = regions_read(consumers);
+        auto it = boxes.find(f.name());
+        internal_assert(it != boxes.end() && int(it->second.size()) == f.dimensions(),
+                        "no consumer of Func " << f.name() << " reads it");
+        Box required = it->second;
+        for (int d = 0; d < f.dimensions(); d++) {
+            const Interval &i = required[size_t(d)];
+            if (!i.is_bounded()) {
+                user_error("Func " << f.name() << " is read by its consumers at coordinates "
+                                   << "without " << (i.has_lower_bound() ? "an upper" : "a lower")
+                                   << " bound in dimension " << d << " (" << f.args()[size_t(d)]
+                                   << "); clamp the coordinates (e.g. with clamp() or a "
+                                      "BoundaryConditions function) so its region is known");
+            }
+            required[size_t(d)] = Interval(as_int32(i.min), as_int32(i.max));
+        }
+        std::vector<Stmt> checks;
+        Box region = apply_user_bounds(f, required, checks);
+        LetList lets;
+        define_stages_from_demand(f, region, lets);
+        checks.push_back(block);
+        return wrap_lets(lets, Block::make(checks));
+    }
+
+    /** Storage of a Func: everything its loops write inside the Realize,
+     * over all iterations of the loops between storage and computation. */
+    Stmt define_storage(const Realize *op, const Stmt &body) const {
+        const Function &f = env.at(op->name);
+        std::map<std::string, Box> written = regions_written(body);
+        auto it = written.find(f.name());
+        internal_assert(it != written.end() && int(it->second.size()) == f.dimensions(),
+                        "Func " << f.name() << " has storage but is never produced");
+        LetList lets;
+        for (int d = 0; d < f.dimensions(); d++) {
+            const Interval &i = it->second[size_t(d)];
+            std::string base = f.name() + "." + f.args()[size_t(d)];
+            if (!i.is_bounded()) {
+                user_error("Func " << f.name() << " is written at coordinates without a bound in "
+                                   << "dimension " << d << " (" << f.args()[size_t(d)]
+                                   << ") inside its storage; store it at a loop level where "
+                                      "the region it covers is known");
+            }
+            lets.emplace_back(base + ".min_realized", simplify(as_int32(i.min)));
+            lets.emplace_back(base + ".extent_realized",
+                              simplify(add(sub(as_int32(i.max), as_int32(i.min)), 1)));
+        }
+        Stmt realize =
+            Realize::make(op->name, op->types, op->memory_type, op->bounds, op->condition, body);
+        return wrap_lets(lets, realize);
+    }
+
+    const Function *scheduled_func(const std::string &name) const {
+        auto it = env.find(name);
+        if (it == env.end() || is_output(it->second, outputs)) return nullptr;
+        return &it->second;
+    }
+
+protected:
+    using IRMutator::visit;
+
+    Stmt visit(const Block *op) override {
+        Stmt first = mutate(op->first), rest = mutate(op->rest);
+        Stmt block = first.same_as(op->first) && rest.same_as(op->rest) ? Stmt(op)
+                                                                        : Block::make(first, rest);
+        const auto *produce = first.as<ProducerConsumer>();
+        const auto *consume = rest.as<ProducerConsumer>();
+        if (!produce || !consume || !produce->is_producer || consume->is_producer ||
+            produce->name != consume->name) {
+            return block;
+        }
+        const Function *f = scheduled_func(produce->name);
+        if (!f) return block;
+        return define_compute_bounds(*f, block, consume->body);
+    }
+
+    Stmt visit(const Realize *op) override {
+        Stmt body = mutate(op->body);
+        if (!scheduled_func(op->name))
+            return Realize::make(op->name, op->types, op->memory_type, op->bounds, op->condition,
+                                 body);
+        return define_storage(op, body);
+    }
+
+public:
+    BoundsBuilder(const std::vector<Function> &o, const std::vector<std::string> &ord,
+                  const Environment &e)
+        : outputs(o), order(ord), env(e) {}
+
+    /** Outputs cover their buffers (or their bound()s); their lets go
+     * around everything. */
+    LetList output_lets(std::vector<Stmt> &checks) const {
+        LetList lets;
+        for (const Function &f : outputs) {
+            std::string buffer = buffer_name(f, 0);
+            Box region;
+            for (int d = 0; d < f.dimensions(); d++) {
+                Expr lo = int_var(buffer + ".min." + std::to_string(d));
+                Expr extent = int_var(buffer + ".extent." + std::to_string(d));
+                region.bounds.emplace_back(lo, sub(add(lo, extent), 1));
+            }
+            std::vector<Stmt> ignored;
+            Box bounded = apply_user_bounds(f, region, ignored);
+            for (int d = 0; d < f.dimensions(); d++) {
+                const Interval &want = bounded[size_t(d)];
+                if (want.min.same_as(region[size_t(d)].min) &&
+                    want.max.same_as(region[size_t(d)].max)) {
+                    continue;
+                }
+                // A bound output's buffer must be exactly the bound region.
+                Expr lo = region[size_t(d)].min;
+                Expr extent = int_var(buffer + ".extent." + std::to_string(d));
+                Expr want_extent = simplify(add(sub(want.max, want.min), 1));
+                std::string dim = std::to_string(d);
+                auto check = [&](const std::string &field, const Expr &actual, const Expr &req) {
+                    Expr error = Call::make(
+                        Int(32), "loom_error_constraint_violated",
+                        {user_context_var(), StringImm::make(buffer + ".dim(" + dim + ")." + field),
+                         actual,
+                         StringImm::make("the bound of " + f.name() + " in " + f.args()[size_t(d)]),
+                         req},
+                        Call::Extern);
+                    checks.push_back(AssertStmt::make(EQ::make(actual, req), error));
+                };
+                check("min()", lo, want.min);
+                check("extent()", extent, want_extent);
+            }
+            for (int s = 0; s <= int(f.updates().size()); s++)
+                define_stage_bounds(f, s, bounded, lets);
+        }
+        return lets;
     }
 
     /** The region the loops of output f write, which split tails may make
      * larger than the buffer: the checks compare it with every output buffer. */
-    void define_output_region(const Function &f) {
+    void define_output_region(const Function &f, const Stmt &pipeline, LetList &lets) const {
         std::map<std::string, Box> written = regions_written(find_produce(pipeline, f.name()));
         Box region = written[f.name()];
         internal_assert(int(region.size()) == f.dimensions(),
@@ -149,64 +315,13 @@ class BoundsBuilder {
                 const Interval &i = region[size_t(d)];
                 internal_assert(i.is_bounded(), "unbounded region written for output "
                                                     << f.name() << " in dimension " << d);
-                lets.emplace_back(required_min_name(buffer, d), in_terms_of_buffers(i.min));
-                lets.emplace_back(required_max_name(buffer, d), in_terms_of_buffers(i.max));
+                lets.emplace_back(required_min_name(buffer, d), substitute_lets(lets, i.min));
+                lets.emplace_back(required_max_name(buffer, d), substitute_lets(lets, i.max));
             }
         }
     }
 
-    /** e with the bounds defined so far substituted, so that the simplifier
-     * sees (and usually proves) the output checks in terms of buffer fields. */
-    Expr in_terms_of_buffers(const Expr &e) const {
-        Expr result = as_int32(e);
-        for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
-            result = substitute(it->first, it->second, result);
-        }
-        return simplify(result);
-    }
-
-    void define_computed_at_root(const Function &f) {
-        Stmt consumers = RemoveProduce(f.name()).mutate(pipeline);
-        std::map<std::string, Box> boxes = regions_read(consumers);
-        auto it = boxes.find(f.name());
-        internal_assert(it != boxes.end() && int(it->second.size()) == f.dimensions(),
-                        "no consumer of Func " << f.name() << " reads it");
-        std::vector<Expr> mins, maxs;
-        for (int d = 0; d < f.dimensions(); d++) {
-            const Interval &i = it->second[size_t(d)];
-            if (!i.is_bounded()) {
-                user_error("Func " << f.name() << " is read by its consumers at coordinates "
-                                   << "without " << (i.has_lower_bound() ? "an upper" : "a lower")
-                                   << " bound in dimension " << d << " (" << f.args()[size_t(d)]
-                                   << "); clamp the coordinates (e.g. with clamp() or a "
-                                      "BoundaryConditions function) so its region is known");
-            }
-            mins.push_back(simplify(as_int32(i.min)));
-            maxs.push_back(simplify(as_int32(i.max)));
-        }
-        define_stages_from_demand(f, mins, maxs);
-
-        // Storage covers what the loops write, which split tails may enlarge.
-        Stmt produce = find_produce(pipeline, f.name());
-        std::map<std::string, Box> provided;
-        if (produce.defined()) provided = regions_written(produce);
-        auto p = provided.find(f.name());
-        for (int d = 0; d < f.dimensions(); d++) {
-            Expr lo = int_var(stage_prefix(f.name(), 0) + f.args()[size_t(d)] + ".min");
-            Expr hi = int_var(stage_prefix(f.name(), 0) + f.args()[size_t(d)] + ".max");
-            if (p != provided.end() && int(p->second.size()) == f.dimensions() &&
-                p->second[size_t(d)].is_bounded()) {
-                lo = min(lo, p->second[size_t(d)].min);
-                hi = max(hi, p->second[size_t(d)].max);
-            }
-            std::string base = f.name() + "." + f.args()[size_t(d)];
-            lets.emplace_back(base + ".min_realized", lo);
-            lets.emplace_back(base + ".extent_realized",
-                              add(sub(hi, int_var(base + ".min_realized")), 1));
-        }
-    }
-
-    void define_image_regions() {
+    void define_image_regions(const Stmt &pipeline, LetList &lets) const {
         std::map<std::string, int> images; // name -> dimensions
         visit_all(pipeline, [&](const IRNode *node) {
             if (node->node_type != IRNodeType::Call) return;
@@ -238,25 +353,20 @@ class BoundsBuilder {
         }
     }
 
-public:
-    BoundsBuilder(const Stmt &s, const std::vector<Function> &o,
-                  const std::vector<std::string> &ord, const Environment &e)
-        : pipeline(s), outputs(o), order(ord), env(e) {}
-
-    Stmt build() {
-        for (const Function &o : outputs) define_output(o);
-        for (auto it = order.rbegin(); it != order.rend(); ++it) {
-            const Function &f = env.at(*it);
-            if (is_output(f, outputs) || is_inlined(f, outputs)) continue;
-            define_computed_at_root(f);
-        }
-        define_image_regions();
-        for (const Function &o : outputs) define_output_region(o);
-        Stmt s = pipeline;
-        for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
-            s = LetStmt::make(it->first, it->second, s);
-        }
-        return s;
+    Stmt build(const Stmt &pipeline) {
+        std::vector<Stmt> checks;
+        LetList lets = output_lets(checks);
+        Stmt s = mutate(pipeline);
+        // Image and output regions are over the whole pipeline, inside the
+        // output lets they are expressed in.
+        LetList regions;
+        define_image_regions(s, regions);
+        LetList with_outputs = lets;
+        for (const Function &o : outputs) define_output_region(o, s, with_outputs);
+        for (size_t i = lets.size(); i < with_outputs.size(); i++)
+            regions.push_back(with_outputs[i]);
+        checks.push_back(s);
+        return wrap_lets(lets, wrap_lets(regions, Block::make(checks)));
     }
 };
 
@@ -264,7 +374,7 @@ public:
 
 Stmt bounds_inference(const Stmt &s, const std::vector<Function> &outputs,
                       const std::vector<std::string> &order, const Environment &env) {
-    return BoundsBuilder(s, outputs, order, env).build();
+    return BoundsBuilder(outputs, order, env).build(s);
 }
 
 } // namespace Internal

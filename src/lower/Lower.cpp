@@ -7,13 +7,17 @@
 #include "ir/IRPrinter.h"
 #include "lower/AddImageChecks.h"
 #include "lower/BoundsInference.h"
+#include "lower/CheckVectorExtents.h"
 #include "lower/FindEnvironment.h"
 #include "lower/InferArguments.h"
 #include "lower/InlineFunctions.h"
 #include "lower/LowerUtil.h"
+#include "lower/PartitionLoops.h"
 #include "lower/RemoveDeadLets.h"
 #include "lower/ScheduleFunctions.h"
+#include "lower/SlidingWindow.h"
 #include "lower/StorageFlattening.h"
+#include "lower/StorageFolding.h"
 #include "lower/UnpackBuffers.h"
 #include "lower/UnrollLoops.h"
 #include "lower/VectorizeLoops.h"
@@ -43,10 +47,21 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
     s = bounds_inference(s, outputs, realization, env);
     log_pass("bounds_inference", s);
 
+    s = check_vector_extents(s);
+
+    s = sliding_window(s, env);
+    log_pass("sliding_window", s);
+
+    s = storage_folding(s, env);
+    log_pass("storage_folding", s);
+
     std::vector<LoweredArgument> args = infer_arguments(s, outputs, order);
 
     s = storage_flattening(s, outputs, env);
     log_pass("storage_flattening", s);
+
+    s = partition_loops(s);
+    log_pass("partition_loops", s);
 
     s = unroll_loops(s);
     log_pass("unroll_loops", s);

@@ -14,11 +14,9 @@ bool is_output(const Function &f, const std::vector<Function> &outputs) {
 
 bool is_inlined(const Function &f, const std::vector<Function> &outputs) {
     if (is_output(f, outputs)) return false;
-    // A Func with update definitions needs storage to update; until compute_at
-    // lands it is computed at root.
+    // A Func with update definitions needs storage to update: left inline, it
+    // is computed at root.
     if (!f.updates().empty()) return false;
-    // compute_at levels are computed at root until the compute_at pass lands:
-    // the same values, with more memory and less locality.
     const LoopLevel &level = f.schedule().compute_level;
     return !level.defined() || level.is_inlined();
 }

@@ -1,8 +1,15 @@
 #include "lower/RegionsTouched.h"
 
+#include <functional>
+#include <optional>
+
 #include "analysis/Bounds.h"
+#include "analysis/Simplify.h"
+#include "ir/IRMutator.h"
 #include "ir/IROperator.h"
+#include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
+#include "ir/Substitute.h"
 #include "lower/LowerUtil.h"
 
 namespace loom {
@@ -10,13 +17,151 @@ namespace Internal {
 
 namespace {
 
+/** Let variables are substituted rather than bounded one by one: the bounds
+ * of a loop nest are lets of lets ("f.s0.y.min" = consumer's y - 1, ...), and
+ * only substitution keeps max - min + 1 of a producer's loop from growing
+ * with the range of the consumer's loops it depends on. */
 class RegionsTouched : public IRVisitor {
     bool writes;
-    Scope<Interval> scope;
+    Scope<Interval> loops;
+    std::map<std::string, Expr> lets;     // values as written, expanded on use
+    std::vector<std::string> fused_parts; // lets of the form fused % e + m, fused / e + m
+
+    /** Binds (or hides, with an undefined value) a name for one body. */
+    class ScopedLet {
+        std::map<std::string, Expr> &lets;
+        std::string name;
+        std::optional<Expr> old;
+
+    public:
+        ScopedLet(std::map<std::string, Expr> &l, const std::string &n, const Expr &value)
+            : lets(l), name(n) {
+            auto it = lets.find(n);
+            if (it != lets.end()) old = it->second;
+            if (value.defined()) {
+                lets[n] = value;
+            } else {
+                lets.erase(n);
+            }
+        }
+        ~ScopedLet() {
+            if (old) {
+                lets[name] = *old;
+            } else {
+                lets.erase(name);
+            }
+        }
+    };
+
+    /** e with every let in scope substituted, through chains of lets. Done
+     * on use, so that a guard that narrows one let reaches those built on it. */
+    Expr expand(const Expr &e) const {
+        Expr result = e;
+        for (int depth = 0; depth < 256 && !lets.empty(); depth++) {
+            Expr next = substitute(lets, result);
+            if (next.same_as(result)) break;
+            result = next;
+        }
+        return result;
+    }
+
+    /** Bounds over the loops in scope; an expression of none of them is its
+     * own bound (interval arithmetic gives up on e.g. symbolic divisors). */
+    Interval bounds(const Expr &e) const {
+        Expr s = simplify(e);
+        bool ranged = false;
+        visit_all(s, [&](const IRNode *node) {
+            if (ranged || node->node_type != IRNodeType::Variable) return;
+            ranged = loops.contains(static_cast<const Variable *>(node)->name);
+        });
+        if (!ranged) return Interval(s, s);
+        Interval b = bounds_of_expr_in_scope(s, loops);
+        if (b.is_bounded()) return b;
+        return bounds_with_symbolic_divisors(s);
+    }
+
+    bool depends_on_loops(const Expr &e) const {
+        bool ranged = false;
+        visit_all(e, [&](const IRNode *node) {
+            if (ranged || node->node_type != IRNodeType::Variable) return;
+            ranged = loops.contains(static_cast<const Variable *>(node)->name);
+        });
+        return ranged;
+    }
+
+    /** Interval arithmetic gives up on a / b and a % b with a symbolic b,
+     * common in fused loops (fused / extent). For b fixed over the loops,
+     * a / b is monotonic in a (either way, by the sign of b), so its extremes
+     * are at a's; a % b lies in [0, |b| - 1]. Each such node becomes a
+     * variable over that range. */
+    Interval bounds_with_symbolic_divisors(const Expr &e) const {
+        Scope<Interval> scope;
+        scope.set_containing_scope(&loops);
+        int counter = 0;
+        class Replacer : public IRMutator {
+        public:
+            std::function<Expr(const Expr &, bool)> on_div;
+            using IRMutator::visit;
+            Expr visit(const Div *op) override {
+                Expr a = mutate(op->a);
+                return on_div(Div::make(a, op->b), true);
+            }
+            Expr visit(const Mod *op) override {
+                Expr a = mutate(op->a);
+                return on_div(Mod::make(a, op->b), false);
+            }
+        } replacer;
+        replacer.on_div = [&](const Expr &node, bool is_div) -> Expr {
+            Expr a = is_div ? node.as<Div>()->a : node.as<Mod>()->a;
+            Expr b = is_div ? node.as<Div>()->b : node.as<Mod>()->b;
+            if (node.type() != Int(32) || depends_on_loops(b) || !depends_on_loops(a)) {
+                return node;
+            }
+            Interval ai = bounds_of_expr_in_scope(a, scope);
+            Interval r;
+            if (is_div) {
+                if (!ai.is_bounded()) return node;
+                r = Interval(min(div(ai.min, b), div(ai.max, b)),
+                             max(div(ai.min, b), div(ai.max, b)));
+            } else {
+                r = Interval(make_zero(Int(32)),
+                             max(sub(max(b, sub(make_zero(Int(32)), b)), 1), make_zero(Int(32))));
+            }
+            std::string name = "bounds.divided." + std::to_string(counter++);
+            scope.push(name, r);
+            return Variable::make(Int(32), name);
+        };
+        Expr replaced = replacer.mutate(e);
+        return bounds_of_expr_in_scope(replaced, scope);
+    }
+
+    /** Bounds of a coordinate; where fused / extent or fused % extent makes
+     * them unbounded, again with the parts of fused loops as variables over
+     * their ranges (taken here, inside any guard on the fused variable). */
+    Interval coordinate_bounds(const Expr &arg) {
+        Interval b = bounds(expand(arg));
+        if (b.is_bounded() || fused_parts.empty()) return b;
+        std::map<std::string, Expr> saved = lets;
+        std::vector<std::pair<std::string, Interval>> ranges;
+        for (const std::string &name : fused_parts) {
+            auto it = lets.find(name);
+            if (it == lets.end()) continue;
+            Interval r = fused_part_range(it->second);
+            if (r.is_bounded()) ranges.emplace_back(name, r);
+        }
+        for (const auto &[name, r] : ranges) {
+            lets.erase(name);
+            loops.push(name, r);
+        }
+        b = bounds(expand(arg));
+        for (const auto &[name, r] : ranges) loops.pop(name);
+        lets = saved;
+        return b;
+    }
 
     void record(const std::string &name, const std::vector<Expr> &args) {
         Box box(args.size());
-        for (size_t i = 0; i < args.size(); i++) box[i] = bounds_of_expr_in_scope(args[i], scope);
+        for (size_t i = 0; i < args.size(); i++) box[i] = coordinate_bounds(args[i]);
         auto it = regions.find(name);
         if (it == regions.end()) {
             regions.emplace(name, box);
@@ -25,32 +170,58 @@ class RegionsTouched : public IRVisitor {
         }
     }
 
+    /** The range of a part of a fused loop, written by the loop builder as
+     * fused % extent + min or fused / extent + min, where extent >= 1. */
+    Interval fused_part_range(const Expr &value) const {
+        const auto *add_op = value.as<Add>();
+        if (!add_op) return Interval();
+        Expr m = expand(add_op->b);
+        if (const auto *mod_op = add_op->a.as<Mod>()) {
+            Expr e = expand(mod_op->b);
+            return Interval(bounds(m).min, bounds(sub(add(m, e), 1)).max);
+        }
+        if (const auto *div_op = add_op->a.as<Div>()) {
+            // Division by a positive divisor is monotonic in both operands
+            // for a fixed other one: the extremes are at the corners.
+            Interval ei = bounds(expand(div_op->b)), mi = bounds(m), fi = bounds(expand(div_op->a));
+            if (!ei.is_bounded() || !mi.is_bounded() || !fi.is_bounded()) return Interval();
+            Expr lo = min(div(fi.min, ei.min), div(fi.min, ei.max));
+            Expr hi = max(div(fi.max, ei.min), div(fi.max, ei.max));
+            return Interval(simplify(add(lo, mi.min)), simplify(add(hi, mi.max)));
+        }
+        return Interval();
+    }
+
 protected:
     using IRVisitor::visit;
 
     void visit(const For *op) override {
         op->min.accept(this);
         op->extent.accept(this);
-        Interval lo = bounds_of_expr_in_scope(op->min, scope);
-        Interval extent = bounds_of_expr_in_scope(op->extent, scope);
+        Expr lo = simplify(expand(op->min));
+        Expr hi = sub(add(lo, expand(op->extent)), 1);
         Interval range;
-        if (lo.has_lower_bound()) range.min = lo.min;
-        if (lo.has_upper_bound() && extent.has_upper_bound()) {
-            range.max = sub(add(lo.max, extent.max), 1);
-        }
-        ScopedBinding<Interval> bind(scope, op->name, range);
+        Interval lo_bounds = bounds(lo), hi_bounds = bounds(hi);
+        if (lo_bounds.has_lower_bound()) range.min = lo_bounds.min;
+        if (hi_bounds.has_upper_bound()) range.max = hi_bounds.max;
+        ScopedLet hide(lets, op->name, Expr());
+        ScopedBinding<Interval> bind(loops, op->name, range);
         op->body.accept(this);
     }
 
     void visit(const LetStmt *op) override {
         op->value.accept(this);
-        ScopedBinding<Interval> bind(scope, op->name, bounds_of_expr_in_scope(op->value, scope));
+        const auto *add_op = op->value.as<Add>();
+        bool part = add_op && (add_op->a.as<Mod>() || add_op->a.as<Div>());
+        ScopedLet bind(lets, op->name, op->value);
+        if (part) fused_parts.push_back(op->name);
         op->body.accept(this);
+        if (part) fused_parts.pop_back();
     }
 
     void visit(const Let *op) override {
         op->value.accept(this);
-        ScopedBinding<Interval> bind(scope, op->name, bounds_of_expr_in_scope(op->value, scope));
+        ScopedLet bind(lets, op->name, op->value);
         op->body.accept(this);
     }
 
@@ -58,12 +229,16 @@ protected:
         op->condition.accept(this);
         const auto *le = unwrap_likely(op->condition).as<LE>();
         const auto *v = le ? le->a.as<Variable>() : nullptr;
-        Expr bound =
-            v && scope.contains(v->name) ? bounds_of_expr_in_scope(le->b, scope).max : Expr();
-        if (bound.defined()) {
-            Interval narrowed = scope.get(v->name);
-            narrowed.max = narrowed.max.defined() ? min(narrowed.max, bound) : bound;
-            ScopedBinding<Interval> bind(scope, v->name, narrowed);
+        if (v && lets.count(v->name)) {
+            // Inside a split's guard the split variable stays within its bound.
+            ScopedLet narrow(lets, v->name, min(lets.at(v->name), le->b));
+            op->then_case.accept(this);
+        } else if (v && loops.contains(v->name)) {
+            Interval narrowed = loops.get(v->name);
+            Expr bound = bounds(expand(le->b)).max;
+            if (bound.defined())
+                narrowed.max = narrowed.max.defined() ? min(narrowed.max, bound) : bound;
+            ScopedBinding<Interval> bind(loops, v->name, narrowed);
             op->then_case.accept(this);
         } else {
             op->then_case.accept(this);
@@ -91,6 +266,12 @@ public:
 std::map<std::string, Box> touched(const Stmt &s, bool writes) {
     RegionsTouched visitor(writes);
     s.accept(&visitor);
+    for (auto &[name, box] : visitor.regions) {
+        for (Interval &i : box.bounds) {
+            if (i.has_lower_bound()) i.min = simplify(i.min);
+            if (i.has_upper_bound()) i.max = simplify(i.max);
+        }
+    }
     return visitor.regions;
 }
 

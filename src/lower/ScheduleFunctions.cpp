@@ -1,12 +1,16 @@
 #include "lower/ScheduleFunctions.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "ir/Error.h"
+#include "ir/IRMutator.h"
 #include "ir/IROperator.h"
 #include "ir/Substitute.h"
+#include "lower/ComputeLevels.h"
 
 namespace loom {
 namespace Internal {
@@ -39,10 +43,12 @@ class StageNestBuilder {
     const Function &func;
     int stage;
     const Definition &def;
+    const StageSchedule &sched;
     std::string prefix;
     std::map<std::string, VarRange> ranges;         // live loop variables
     std::vector<std::pair<std::string, Expr>> lets; // var = f(new vars), in split order
     std::vector<Expr> guards;
+    std::set<std::string> fused_derived; // fused vars and their splits
 
     Expr var(const std::string &name) const { return int_var(prefix + name); }
 
@@ -66,6 +72,11 @@ class StageNestBuilder {
                                                 : TailStrategy::GuardWithIf;
         }
         if (tail == TailStrategy::Predicate) tail = TailStrategy::GuardWithIf;
+        // A fused variable must stay within its range, or its parts (fused /
+        // extent, fused % extent) land on other rows: tails past the end
+        // (RoundUp) or before the start (ShiftInwards on a short extent)
+        // would write outside the region. Guard them instead.
+        if (fused_derived.count(split.old_var)) tail = TailStrategy::GuardWithIf;
         if (!pure_stage && tail != TailStrategy::GuardWithIf) {
             user_error("split of " << split.old_var << " in " << stage_description(func, stage)
                                    << " uses a tail strategy that computes some points twice "
@@ -80,6 +91,10 @@ class StageNestBuilder {
         ranges.erase(split.old_var);
         Expr factor = as_int32(split.factor);
         TailStrategy tail = resolve_tail(split);
+        if (fused_derived.count(split.old_var)) {
+            fused_derived.insert(split.outer);
+            fused_derived.insert(split.inner);
+        }
         Expr outer = var(split.outer), inner = var(split.inner);
         Expr base = mul(outer, factor);
         if (tail == TailStrategy::ShiftInwards) base = min(base, sub(old.extent, factor));
@@ -99,20 +114,25 @@ class StageNestBuilder {
         ranges.erase(fuse.outer);
         ranges.erase(fuse.inner);
         Expr fused = var(fuse.old_var);
-        lets.emplace_back(fuse.inner, add(mod(fused, inner.extent), inner.min));
-        lets.emplace_back(fuse.outer, add(div(fused, inner.extent), outer.min));
+        fused_derived.insert(fuse.old_var);
+        // The loop runs only when both extents are positive; saying so makes
+        // the divisor provably positive, which keeps the fused loop's bounds tight.
+        Expr divisor = Max::make(inner.extent, make_one(Int(32)));
+        lets.emplace_back(fuse.inner, add(mod(fused, divisor), inner.min));
+        lets.emplace_back(fuse.outer, add(div(fused, divisor), outer.min));
         ranges[fuse.old_var] = VarRange{make_zero(Int(32)), mul(outer.extent, inner.extent)};
     }
 
     void apply_rename(const Split &rename) {
         VarRange old = live_range(rename.old_var, "rename");
         ranges.erase(rename.old_var);
+        if (fused_derived.count(rename.old_var)) fused_derived.insert(rename.outer);
         lets.emplace_back(rename.old_var, var(rename.outer));
         ranges[rename.outer] = old;
     }
 
     std::vector<Dim> loop_dims(const std::vector<std::string> &pure_vars) const {
-        if (!def.schedule.dims.empty()) return def.schedule.dims;
+        if (!sched.dims.empty()) return sched.dims;
         std::vector<Dim> dims;
         for (const std::string &v : pure_vars) {
             Dim d;
@@ -132,8 +152,9 @@ class StageNestBuilder {
     }
 
 public:
-    StageNestBuilder(const Function &f, int s)
-        : func(f), stage(s), def(stage_definition(f, s)), prefix(stage_prefix(f.name(), s)) {}
+    StageNestBuilder(const Function &f, int s, const StageSchedule &schedule)
+        : func(f), stage(s), def(stage_definition(f, s)), sched(schedule),
+          prefix(stage_prefix(f.name(), s)) {}
 
     Stmt build() {
         std::vector<std::string> pure_vars = stage_pure_vars(func, stage);
@@ -141,7 +162,7 @@ public:
             Expr lo = var(v + ".min"), hi = var(v + ".max");
             ranges[v] = VarRange{lo, add(sub(hi, lo), 1)};
         }
-        for (const Split &split : def.schedule.splits) {
+        for (const Split &split : sched.splits) {
             switch (split.kind) {
             case Split::SplitVar:
                 apply_split(split);
@@ -201,8 +222,30 @@ std::vector<std::string> stage_pure_vars(const Function &f, int stage) {
     return vars;
 }
 
+namespace {
+
+/** The nest of a stage under `sched`, with its specializations tried first:
+ * if (c0) nest0 else if (c1) nest1 ... else the general nest (or, after
+ * specialize_fail, an error). */
+Stmt build_specialized_nest(const Function &f, int stage, const StageSchedule &sched) {
+    Stmt s = StageNestBuilder(f, stage, sched).build();
+    for (auto it = sched.specializations.rbegin(); it != sched.specializations.rend(); ++it) {
+        if (it->failure) {
+            Expr error = Call::make(Int(32), "loom_error_specialize_fail",
+                                    {user_context_var(), StringImm::make(it->failure_message)},
+                                    Call::Extern);
+            s = AssertStmt::make(const_false(), error);
+        } else {
+            s = IfThenElse::make(it->condition, build_specialized_nest(f, stage, it->schedule), s);
+        }
+    }
+    return s;
+}
+
+} // namespace
+
 Stmt build_stage_nest(const Function &f, int stage) {
-    return StageNestBuilder(f, stage).build();
+    return build_specialized_nest(f, stage, stage_definition(f, stage).schedule);
 }
 
 Stmt build_produce(const Function &f) {
@@ -211,25 +254,62 @@ Stmt build_produce(const Function &f) {
     return ProducerConsumer::make_produce(f.name(), Block::make(stages));
 }
 
+namespace {
+
+/** Applies `wrap` to the body of the loop named `loop`. */
+class WrapLoopBody : public IRMutator {
+    const std::string &loop;
+    const std::function<Stmt(const Stmt &)> &wrap;
+
+protected:
+    using IRMutator::visit;
+    Stmt visit(const For *op) override {
+        if (op->name != loop) return IRMutator::visit(op);
+        return For::make(op->name, op->min, op->extent, op->for_type, op->device_api,
+                         wrap(op->body));
+    }
+
+public:
+    WrapLoopBody(const std::string &l, const std::function<Stmt(const Stmt &)> &w)
+        : loop(l), wrap(w) {}
+};
+
+Stmt wrap_at(const Stmt &s, const std::string &loop, const std::function<Stmt(const Stmt &)> &w) {
+    if (loop.empty()) return w(s);
+    return WrapLoopBody(loop, w).mutate(s);
+}
+
+Stmt make_realize(const Function &f, const Stmt &body) {
+    Region bounds;
+    for (const std::string &v : f.args()) {
+        bounds.emplace_back(int_var(f.name() + "." + v + ".min_realized"),
+                            int_var(f.name() + "." + v + ".extent_realized"));
+    }
+    return Realize::make(f.name(), f.output_types(), f.schedule().memory_type, bounds, const_true(),
+                         body);
+}
+
+} // namespace
+
 Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<std::string> &order,
                         const Environment &env) {
     std::vector<Stmt> output_nests;
     for (const Function &o : outputs) output_nests.push_back(build_produce(o));
     Stmt s = Block::make(output_nests);
 
-    // Wrap the consumers in the storage and production of each Func computed
-    // at root, last producer innermost, so producers run before consumers.
+    // Consumers first, so that each Func's uses (and the loops it is computed
+    // in) are already in place: its production goes at the top of the body
+    // of its compute loop, its storage around the body of its store loop.
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
         const Function &f = env.at(*it);
         if (is_output(f, outputs) || is_inlined(f, outputs)) continue;
-        Region bounds;
-        for (const std::string &v : f.args()) {
-            bounds.emplace_back(int_var(f.name() + "." + v + ".min_realized"),
-                                int_var(f.name() + "." + v + ".extent_realized"));
-        }
-        Stmt body = Block::make(build_produce(f), ProducerConsumer::make_consume(f.name(), s));
-        s = Realize::make(f.name(), f.output_types(), f.schedule().memory_type, bounds,
-                          const_true(), body);
+        Placement place = resolve_placement(s, f, outputs);
+        Stmt produce = build_produce(f);
+        auto compute = [&](const Stmt &body) {
+            return Block::make(produce, ProducerConsumer::make_consume(f.name(), body));
+        };
+        s = wrap_at(s, place.compute_loop, compute);
+        s = wrap_at(s, place.store_loop, [&](const Stmt &body) { return make_realize(f, body); });
     }
     return s;
 }

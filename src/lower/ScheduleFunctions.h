@@ -2,8 +2,10 @@
 #define LOOM_LOWER_SCHEDULE_FUNCTIONS_H
 
 // Builds the loop nests of the pipeline from the schedules: one nest per
-// stage of every output and every Func computed at root, with Realize nodes
-// giving storage to the non-outputs. Loops of stage s of f are named
+// stage of every output and every non-inlined Func. A Func's production
+// ("produce f" followed by "consume f" around the rest of the loop body) goes
+// at the top of the body of its compute loop (or around everything, for
+// root), and its Realize around the body of its store loop. Loops of stage s of f are named
 // "f.s<s>.<var>"; their bounds are written in terms of the Variables
 // "f.s<s>.<var>.min" and "f.s<s>.<var>.max" of the pure variables, which
 // bounds inference defines. Realize bounds are "f.<var>.min_realized" and

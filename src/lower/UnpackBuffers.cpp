@@ -4,6 +4,8 @@
 #include <utility>
 
 #include "ir/IROperator.h"
+#include "ir/Substitute.h"
+#include "lower/LowerUtil.h"
 
 namespace loom {
 namespace Internal {
@@ -12,10 +14,29 @@ Expr buffer_handle(const LoweredArgument &arg) {
     return Variable::make(Handle(), arg.name + ".buffer", arg.buffer, arg.param);
 }
 
+Expr innermost_stride_constraint(const LoweredArgument &arg) {
+    if (!arg.is_buffer() || arg.dimensions == 0) return Expr();
+    if (arg.param.defined() && arg.param.is_buffer()) {
+        if (arg.param.dimensions() > 0 && arg.param.constraint(0).stride.defined())
+            return arg.param.constraint(0).stride;
+        if (arg.param.stride0_unconstrained()) return Expr();
+        return make_const(Int(32), 1);
+    }
+    if (arg.buffer.defined() && arg.buffer.dimensions() > 0 && arg.buffer.dim(0).stride() == 1)
+        return make_const(Int(32), 1);
+    return Expr();
+}
+
 Stmt unpack_buffers(const Stmt &s, const std::vector<LoweredArgument> &args) {
     std::vector<std::pair<std::string, Expr>> lets; // outermost first
+    Stmt body = s;
     for (const LoweredArgument &arg : args) {
         if (!arg.is_buffer()) continue;
+        Expr stride0 = innermost_stride_constraint(arg);
+        if (stride0.defined() && is_const(stride0)) {
+            // The let below still reads the real stride, for the check.
+            body = substitute(arg.name + ".stride.0", as_int32(stride0), body);
+        }
         Expr handle = buffer_handle(arg);
         const std::pair<const char *, Intrinsic> fields[] = {
             {"min", Intrinsic::buffer_get_min},
@@ -29,7 +50,7 @@ Stmt unpack_buffers(const Stmt &s, const std::vector<LoweredArgument> &args) {
             }
         }
     }
-    Stmt result = s;
+    Stmt result = body;
     for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
         result = LetStmt::make(it->first, it->second, result);
     }

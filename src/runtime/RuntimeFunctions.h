@@ -32,10 +32,26 @@ int loom_error_param_too_small_f64(void *uc, const char *param_name, double valu
 int loom_error_param_too_large_f64(void *uc, const char *param_name, double value, double max);
 int loom_error_out_of_memory(void *uc);
 int loom_error_message(void *uc, const char *message); /* generic */
+/* No specialize() condition held and the stage ends in specialize_fail(message). */
+int loom_error_specialize_fail(void *uc, const char *message);
 
 /* Memory for Allocate nodes on the heap (64-byte aligned). */
 void *loom_malloc(void *uc, size_t bytes);
 void loom_free(void *uc, void *ptr);
+
+/* Parallel loops: calls task(user_context, i, closure) for every i in
+ * [min, min + extent) on the thread pool (the calling thread helps) and returns
+ * 0, or the first nonzero value a task returned (indices not started by then
+ * are skipped). Nested calls from inside a task are fine. The pool has
+ * LOOM_NUM_THREADS threads (default: the core count), created on first use. */
+int loom_do_par_for(void *user_context,
+                    int (*task)(void *user_context, int index, uint8_t *closure), int min,
+                    int extent, uint8_t *closure);
+/* The pool's thread count (including the calling thread). */
+int loom_get_num_threads(void);
+/* Resize the pool (n <= 0: back to the default); returns the previous count.
+ * Meant for tests and set-up: call it while no parallel loop runs. */
+int loom_set_num_threads(int n);
 
 /* print()/print_when(): writes a line to stderr. */
 void loom_print(void *uc, const char *message);

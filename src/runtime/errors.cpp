@@ -161,4 +161,11 @@ int loom_error_message(void *uc, const char *message) {
     return report(uc, loom_error_code_generic, "%s", or_unnamed(message));
 }
 
+int loom_error_specialize_fail(void *uc, const char *message) {
+    return report(uc, loom_error_code_specialize_fail,
+                  "A schedule specialized with "
+                  "specialize_fail was reached: %s",
+                  or_unnamed(message));
+}
+
 } // extern "C"

@@ -125,8 +125,18 @@ llvm::Value *CodeGen_LLVM::euclidean_div(llvm::Value *a, llvm::Value *b, Type t,
             llvm::Value *shift = int_constant(ty, log2_of(*c));
             return t.is_int() ? builder->CreateAShr(a, shift) : builder->CreateLShr(a, shift);
         }
+        // Unsigned Euclidean division is plain truncating division, which
+        // LLVM turns into a multiply-high for constant divisors.
         if (t.is_uint()) return builder->CreateUDiv(a, b);
         if (*c == -1) return builder->CreateNeg(a);
+        if (*c > 0) {
+            // Flooring division without branches or overflow: with s = a >> (bits-1)
+            // (all ones when a < 0), s ^ a is non-negative, so
+            // floor(a / c) == (s ^ a) /u c ^ s, and the udiv becomes a multiply.
+            llvm::Value *s = builder->CreateAShr(a, int_constant(ty, t.bits - 1));
+            llvm::Value *q = builder->CreateUDiv(builder->CreateXor(s, a), b);
+            return builder->CreateXor(q, s);
+        }
         llvm::Value *q = builder->CreateSDiv(a, b);
         llvm::Value *r = builder->CreateSRem(a, b);
         llvm::Value *r_negative = builder->CreateICmpSLT(r, llvm::Constant::getNullValue(ty));
@@ -168,6 +178,12 @@ llvm::Value *CodeGen_LLVM::euclidean_mod(llvm::Value *a, llvm::Value *b, Type t,
         if (is_power_of_two(*c)) return builder->CreateAnd(a, int_constant(ty, *c - 1));
         if (t.is_uint()) return builder->CreateURem(a, b);
         if (*c == -1) return zero;
+        if (*c > 0) {
+            // As in euclidean_div: r' = (s ^ a) %u c, then a < 0 maps r' to c - 1 - r'.
+            llvm::Value *s = builder->CreateAShr(a, int_constant(ty, t.bits - 1));
+            llvm::Value *r = builder->CreateURem(builder->CreateXor(s, a), b);
+            return builder->CreateAdd(builder->CreateXor(r, s), builder->CreateAnd(s, b));
+        }
         llvm::Value *r = builder->CreateSRem(a, b);
         llvm::Value *r_negative = builder->CreateICmpSLT(r, zero);
         return builder->CreateSelect(r_negative,
@@ -439,6 +455,11 @@ void CodeGen_LLVM::visit(const Shuffle *op) {
 void CodeGen_LLVM::visit(const Let *op) {
     llvm::Value *v = codegen(op->value);
     ScopedBinding<llvm::Value *> bind(symbols, op->name, v);
+    if (op->value.type().is_vector()) {
+        ScopedBinding<Expr> bind_expr(vector_lets, op->name, op->value);
+        value = codegen(op->body);
+        return;
+    }
     value = codegen(op->body);
 }
 

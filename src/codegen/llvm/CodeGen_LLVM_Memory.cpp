@@ -32,6 +32,19 @@ llvm::Align element_align(llvm::Module &m, llvm::Type *elem) {
 
 } // namespace
 
+Expr CodeGen_LLVM::resolve_vector_index(const Expr &index) const {
+    Expr e = index;
+    // A chain of lets naming lets is possible after CSE; follow it.
+    for (int depth = 0; depth < 8; depth++) {
+        const Variable *v = e.as<Variable>();
+        if (!v) break;
+        const Expr *bound = vector_lets.find(v->name);
+        if (!bound) break;
+        e = *bound;
+    }
+    return e;
+}
+
 llvm::Value *CodeGen_LLVM::element_pointer(const std::string &buffer, llvm::Type *elem,
                                            llvm::Value *index) {
     return builder->CreateInBoundsGEP(elem, sym_get(buffer), index);
@@ -84,7 +97,8 @@ void CodeGen_LLVM::visit(const Load *op) {
     auto *vec_type = llvm::FixedVectorType::get(elem, unsigned(lanes));
     llvm::Value *mask = predicated ? predicate_mask(op->predicate, lanes) : nullptr;
     llvm::Value *result;
-    if (const Ramp *r = ramp_with_stride(op->index, 1)) {
+    Expr index = resolve_vector_index(op->index);
+    if (const Ramp *r = ramp_with_stride(index, 1)) {
         llvm::Value *ptr = element_pointer(op->name, elem, codegen(r->base));
         if (mask) {
             result = builder->CreateMaskedLoad(vec_type, ptr, align, mask,
@@ -92,14 +106,14 @@ void CodeGen_LLVM::visit(const Load *op) {
         } else {
             result = builder->CreateAlignedLoad(vec_type, ptr, align);
         }
-    } else if (const Ramp *r = ramp_with_stride(op->index, -1); r && !mask) {
+    } else if (const Ramp *r = ramp_with_stride(index, -1); r && !mask) {
         // Reversed: one dense load ending at base, then a lane reversal.
         llvm::Value *first =
             builder->CreateSub(codegen(r->base), llvm::ConstantInt::get(i32_t, lanes - 1));
         llvm::Value *loaded =
             builder->CreateAlignedLoad(vec_type, element_pointer(op->name, elem, first), align);
         result = builder->CreateVectorReverse(loaded);
-    } else if (const Broadcast *b = op->index.as<Broadcast>();
+    } else if (const Broadcast *b = index.as<Broadcast>();
                b && !mask && b->value.type().is_scalar()) {
         llvm::Value *ptr = element_pointer(op->name, elem, codegen(b->value));
         result = builder->CreateVectorSplat(unsigned(lanes),
@@ -139,13 +153,14 @@ void CodeGen_LLVM::visit(const Store *op) {
 
     llvm::Value *v = to_memory(codegen(op->value), t);
     llvm::Value *mask = predicated ? predicate_mask(op->predicate, lanes) : nullptr;
-    if (const Ramp *r = ramp_with_stride(op->index, 1)) {
+    Expr index = resolve_vector_index(op->index);
+    if (const Ramp *r = ramp_with_stride(index, 1)) {
         llvm::Value *ptr = element_pointer(op->name, elem, codegen(r->base));
         if (mask)
             builder->CreateMaskedStore(v, ptr, align, mask);
         else
             builder->CreateAlignedStore(v, ptr, align);
-    } else if (const Ramp *r = ramp_with_stride(op->index, -1); r && !mask) {
+    } else if (const Ramp *r = ramp_with_stride(index, -1); r && !mask) {
         llvm::Value *first =
             builder->CreateSub(codegen(r->base), llvm::ConstantInt::get(i32_t, lanes - 1));
         builder->CreateAlignedStore(builder->CreateVectorReverse(v),

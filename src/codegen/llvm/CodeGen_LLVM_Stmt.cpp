@@ -14,6 +14,11 @@ void CodeGen_LLVM::visit(const LetStmt *op) {
     llvm::Value *v = codegen(op->value);
     if (!v->hasName() && !llvm::isa<llvm::Constant>(v)) v->setName(op->name);
     ScopedBinding<llvm::Value *> bind(symbols, op->name, v);
+    if (op->value.type().is_vector()) {
+        ScopedBinding<Expr> bind_expr(vector_lets, op->name, op->value);
+        codegen(op->body);
+        return;
+    }
     codegen(op->body);
 }
 
@@ -35,10 +40,37 @@ void CodeGen_LLVM::visit(const ProducerConsumer *op) {
     codegen(op->body);
 }
 
+namespace {
+
+// Does s compute on vectors? Such loops were vectorized by lowering already.
+class HasVectorCode : public IRVisitor {
+public:
+    bool found = false;
+    using IRVisitor::visit;
+    void visit(const Store *op) override {
+        if (op->value.type().is_vector()) found = true;
+        if (!found) IRVisitor::visit(op);
+    }
+    void visit(const Load *op) override {
+        if (op->type.is_vector()) found = true;
+    }
+};
+
+bool has_vector_code(const Stmt &s) {
+    HasVectorCode v;
+    s.accept(&v);
+    return v.found;
+}
+
+} // namespace
+
 void CodeGen_LLVM::visit(const For *op) {
-    // TODO(parallel): ForType::Parallel loops run serially until the runtime
-    // has a thread pool. Vectorized/Unrolled loops are normally expanded by
-    // lowering; any that reach here run serially too.
+    if (op->for_type == ForType::Parallel) {
+        codegen_parallel_for(op);
+        return;
+    }
+    // Vectorized/Unrolled loops are normally expanded by lowering; any that
+    // reach here run serially.
     llvm::Value *min = codegen(op->min);
     llvm::Value *extent = codegen(op->extent);
     llvm::Value *end = builder->CreateAdd(min, extent, op->name + ".end");
@@ -59,7 +91,22 @@ void CodeGen_LLVM::visit(const For *op) {
         builder->CreateAdd(index, llvm::ConstantInt::get(min->getType(), 1), op->name + ".next",
                            /*HasNUW=*/false, /*HasNSW=*/true);
     index->addIncoming(next, builder->GetInsertBlock());
-    builder->CreateCondBr(builder->CreateICmpSLT(next, end), loop, after);
+    llvm::BranchInst *back = builder->CreateCondBr(builder->CreateICmpSLT(next, end), loop, after);
+    if (has_vector_code(op->body)) {
+        // Already vectorized by the schedule: LLVM's loop vectorizer would
+        // only spend compile time widening it again (or interleaving it).
+        llvm::Metadata *off[] = {
+            llvm::MDString::get(context, "llvm.loop.vectorize.enable"),
+            llvm::ConstantAsMetadata::get(llvm::ConstantInt::getFalse(context))};
+        llvm::Metadata *one[] = {llvm::MDString::get(context, "llvm.loop.interleave.count"),
+                                 llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i32_t, 1))};
+        llvm::MDNode *self = llvm::MDNode::getDistinct(context, {});
+        llvm::Metadata *ops[] = {self, llvm::MDNode::get(context, off),
+                                 llvm::MDNode::get(context, one)};
+        llvm::MDNode *md = llvm::MDNode::getDistinct(context, ops);
+        md->replaceOperandWith(0, md);
+        back->setMetadata(llvm::LLVMContext::MD_loop, md);
+    }
     builder->SetInsertPoint(after);
 }
 

@@ -47,6 +47,11 @@ private:
     llvm::StructType *metadata_t_type;  // loom_pipeline_metadata_t
 
     Scope<llvm::Value *> symbols;
+    /** Vector lets by name, so a Load or Store whose index CSE named still
+     * sees the Ramp behind it (and stays a dense access, not a gather). */
+    Scope<Expr> vector_lets;
+    /** index, or the vector let it names. */
+    Expr resolve_vector_index(const Expr &index) const;
     std::map<std::string, llvm::Constant *> string_constants;
 
     // Heap allocations live at this point, innermost last: freed on every
@@ -102,6 +107,10 @@ private:
     llvm::Value *codegen_if_then_else(const Call *op);
     llvm::Value *scalarized_libm_call(const std::string &fn, const std::vector<llvm::Value *> &args,
                                       llvm::Type *t);
+
+    // ---- Parallel loops (CodeGen_LLVM_Parallel.cpp) ----
+    /** Outline the body into a task function and call loom_do_par_for. */
+    void codegen_parallel_for(const For *op);
 
     // ---- Memory (CodeGen_LLVM_Memory.cpp) ----
     llvm::Value *element_pointer(const std::string &buffer, llvm::Type *elem, llvm::Value *index);

@@ -1,0 +1,95 @@
+#ifndef LOOM_STAGE_H
+#define LOOM_STAGE_H
+
+/** \file Stage: one definition of a Func (the pure one or an update) and the
+ * loop transformations of its schedule. */
+
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "loom/Expr.h"
+#include "loom/Function.h"
+#include "loom/Schedule.h"
+#include "loom/Var.h"
+
+namespace loom {
+
+/** A loop variable named in a schedule. Today only Vars name loops; RVars
+ * will convert to this too once reductions exist. */
+class VarOrRVar {
+    std::string name_;
+    bool is_rvar_ = false;
+
+public:
+    VarOrRVar(const Var &v) : name_(v.name()) {} // NOLINT: implicit on purpose
+    VarOrRVar(const std::string &name, bool is_rvar) : name_(name), is_rvar_(is_rvar) {}
+    const std::string &name() const { return name_; }
+    bool is_rvar() const { return is_rvar_; }
+};
+
+/** A schedulable definition of a Func. Func's own loop methods act on stage
+ * 0 (the pure definition); Func::update(i) gives update i; specialize()
+ * gives a stage whose schedule is used only when its condition holds. */
+class Stage {
+    Internal::Function func_;
+    int stage_ = 0;
+    std::vector<size_t> specialization_path_; // nested specialize() indices
+
+    Internal::StageSchedule &schedule() const;
+    /** Record a change: marks the stage touched and invalidates compiled code. */
+    Internal::StageSchedule &modify() const;
+    std::string description() const;
+
+public:
+    Stage(const Internal::Function &f, int stage, std::vector<size_t> specialization_path = {});
+
+    /** "blur", "blur.update(0)", ... for messages. */
+    std::string name() const;
+    const Internal::Function &function() const { return func_; }
+    int stage_index() const { return stage_; }
+
+    /** Split old into outer and inner loops: old = outer * factor + inner. */
+    Stage &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner,
+                 const Expr &factor, TailStrategy tail = TailStrategy::Auto);
+    /** Join two loops into one: fused = outer * extent(inner) + inner. */
+    Stage &fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused);
+    /** Give a loop a new name. */
+    Stage &rename(const VarOrRVar &old_name, const VarOrRVar &new_name);
+    /** Reorder the named loops, innermost first; loops not named keep their places. */
+    Stage &reorder(const std::vector<VarOrRVar> &vars);
+    template <typename... Args,
+              typename = std::enable_if_t<(std::is_convertible_v<Args, VarOrRVar> && ...)>>
+    Stage &reorder(const VarOrRVar &x, const VarOrRVar &y, const Args &...rest) {
+        return reorder(std::vector<VarOrRVar>{x, y, VarOrRVar(rest)...});
+    }
+    /** Split x and y and order the loops yo, xo, yi, xi (outermost first). */
+    Stage &tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, const VarOrRVar &yo,
+                const VarOrRVar &xi, const VarOrRVar &yi, const Expr &xfactor, const Expr &yfactor,
+                TailStrategy tail = TailStrategy::Auto);
+    /** The same, reusing x and y as the names of the outer loops. */
+    Stage &tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xi, const VarOrRVar &yi,
+                const Expr &xfactor, const Expr &yfactor, TailStrategy tail = TailStrategy::Auto);
+
+    Stage &unroll(const VarOrRVar &var);
+    Stage &unroll(const VarOrRVar &var, const Expr &factor, TailStrategy tail = TailStrategy::Auto);
+    /** Vectorize a loop whose extent must be a constant (checked in lowering). */
+    Stage &vectorize(const VarOrRVar &var);
+    Stage &vectorize(const VarOrRVar &var, const Expr &factor,
+                     TailStrategy tail = TailStrategy::Auto);
+    Stage &parallel(const VarOrRVar &var);
+    /** Parallel over tasks of task_size iterations each. */
+    Stage &parallel(const VarOrRVar &var, const Expr &task_size,
+                    TailStrategy tail = TailStrategy::Auto);
+    Stage &serial(const VarOrRVar &var);
+
+    /** A copy of this stage's schedule, used instead when condition (a bool
+     * Expr of Params) holds at run time; schedule the returned Stage. */
+    Stage specialize(const Expr &condition);
+    /** When no earlier specialization applies, fail at run time with message. */
+    void specialize_fail(const std::string &message);
+};
+
+} // namespace loom
+
+#endif

@@ -1,0 +1,324 @@
+#include "lower/PartitionLoops.h"
+
+#include <map>
+#include <optional>
+#include <set>
+
+#include "analysis/Bounds.h"
+#include "analysis/Simplify.h"
+#include "ir/IRMutator.h"
+#include "ir/IROperator.h"
+#include "ir/IRUtil.h"
+#include "ir/IRVisitor.h"
+#include "ir/Substitute.h"
+#include "lower/LowerUtil.h"
+
+namespace loom {
+namespace Internal {
+
+namespace {
+
+bool is_likely(const Expr &e) {
+    const auto *c = e.as<Call>();
+    return c && c->is_intrinsic(Intrinsic::likely);
+}
+
+/** A likely() call, or a min/max one of whose operands is tagged: its value
+ * is usually the tagged operand. */
+bool is_tagged(const Expr &e) {
+    if (is_likely(e)) return true;
+    if (const auto *m = e.as<Min>()) return is_tagged(m->a) || is_tagged(m->b);
+    if (const auto *m = e.as<Max>()) return is_tagged(m->a) || is_tagged(m->b);
+    return false;
+}
+
+class StripLikely : public IRMutator {
+protected:
+    using IRMutator::visit;
+    Expr visit(const Call *op) override {
+        if (op->is_intrinsic(Intrinsic::likely)) return mutate(op->args[0]);
+        return IRMutator::visit(op);
+    }
+};
+
+/** The value of a tagged expression in the steady state, and the conditions
+ * under which it equals the original. */
+Expr steady_value(const Expr &e, std::vector<Expr> &conds) {
+    if (is_likely(e)) return e.as<Call>()->args[0];
+    bool is_min = e.as<Min>() != nullptr;
+    Expr a = is_min ? e.as<Min>()->a : e.as<Max>()->a;
+    Expr b = is_min ? e.as<Min>()->b : e.as<Max>()->b;
+    if (!is_tagged(a)) std::swap(a, b);
+    Expr s = steady_value(a, conds);
+    conds.push_back(is_min ? LE::make(s, b) : GE::make(s, b));
+    return s;
+}
+
+/** e = coeff * var + rest, when e is linear in var. */
+struct Linear {
+    int64_t coeff;
+    Expr rest;
+};
+
+std::optional<Linear> linear_in(const Expr &e, const std::string &var) {
+    if (!expr_uses_var(e, var)) return Linear{0, e};
+    if (const auto *v = e.as<Variable>()) {
+        if (v->name == var) return Linear{1, make_zero(e.type())};
+        return std::nullopt;
+    }
+    if (const auto *op = e.as<Add>()) {
+        auto a = linear_in(op->a, var), b = linear_in(op->b, var);
+        if (!a || !b) return std::nullopt;
+        return Linear{a->coeff + b->coeff, Add::make(a->rest, b->rest)};
+    }
+    if (const auto *op = e.as<Sub>()) {
+        auto a = linear_in(op->a, var), b = linear_in(op->b, var);
+        if (!a || !b) return std::nullopt;
+        return Linear{a->coeff - b->coeff, Sub::make(a->rest, b->rest)};
+    }
+    if (const auto *op = e.as<Mul>()) {
+        std::optional<int64_t> ca = as_const_int(op->a), cb = as_const_int(op->b);
+        if (cb) {
+            auto a = linear_in(op->a, var);
+            if (!a) return std::nullopt;
+            return Linear{a->coeff * *cb, Mul::make(a->rest, op->b)};
+        }
+        if (ca) {
+            auto b = linear_in(op->b, var);
+            if (!b) return std::nullopt;
+            return Linear{b->coeff * *ca, Mul::make(op->a, b->rest)};
+        }
+    }
+    return std::nullopt;
+}
+
+/** A range of the loop variable; undefined ends are unbounded. */
+struct VarRange {
+    Expr lo, hi;
+};
+
+void intersect(VarRange &r, const VarRange &o) {
+    if (o.lo.defined()) r.lo = r.lo.defined() ? max(r.lo, o.lo) : o.lo;
+    if (o.hi.defined()) r.hi = r.hi.defined() ? min(r.hi, o.hi) : o.hi;
+}
+
+/** Finds the likely() hints of one loop's body, each with the range of the
+ * loop variable over which its hinted value is right at every occurrence. */
+class FindHints : public IRVisitor {
+    const std::string &var;
+    std::map<std::string, Expr> lets; // inlined values of enclosing lets
+    std::vector<std::pair<std::string, Interval>> loops;
+
+    struct Hint {
+        Expr replacement;
+        VarRange range;
+        bool ok = true;
+    };
+
+    Expr inline_lets(const Expr &e) const { return lets.empty() ? e : substitute(lets, e); }
+
+    /** The range where `a <= b` holds for every value of the inner loops. */
+    std::optional<VarRange> solve_le(const Expr &a, const Expr &b) const {
+        if (!a.type().is_int() || a.type().lanes != 1 || a.type().bits > 32) return std::nullopt;
+        auto lin = linear_in(simplify(sub(a, b)), var);
+        if (!lin || lin->coeff == 0) return std::nullopt;
+        Expr rest = simplify(lin->rest);
+        std::set<std::string> inner;
+        for (const auto &l : loops) inner.insert(l.first);
+        if (expr_uses_vars(rest, inner)) {
+            Scope<Interval> scope;
+            for (const auto &l : loops) scope.push(l.first, l.second);
+            rest = bounds_of_expr_in_scope(rest, scope).max;
+            if (!rest.defined() || expr_uses_var(rest, var) || expr_uses_vars(rest, inner))
+                return std::nullopt;
+        }
+        if (expr_uses_var(rest, var)) return std::nullopt;
+        // coeff * var + rest <= 0
+        Expr c = make_const(Int(32), lin->coeff > 0 ? lin->coeff : -lin->coeff);
+        rest = as_int32(rest);
+        if (lin->coeff > 0) return VarRange{Expr(), div(sub(make_zero(Int(32)), rest), c)};
+        return VarRange{div(add(rest, sub(c, 1)), c), Expr()};
+    }
+
+    std::optional<VarRange> solve(const Expr &cond) const {
+        if (const auto *op = cond.as<And>()) {
+            auto a = solve(op->a), b = solve(op->b);
+            if (!a || !b) return std::nullopt;
+            intersect(*a, *b);
+            return a;
+        }
+        if (const auto *op = cond.as<LE>()) return solve_le(op->a, op->b);
+        if (const auto *op = cond.as<GE>()) return solve_le(op->b, op->a);
+        if (const auto *op = cond.as<LT>()) return solve_le(add(op->a, 1), op->b);
+        if (const auto *op = cond.as<GT>()) return solve_le(add(op->b, 1), op->a);
+        if (const auto *op = cond.as<Not>()) {
+            if (const auto *o = op->a.as<Or>())
+                return solve(And::make(Not::make(o->a), Not::make(o->b)));
+            if (const auto *n = op->a.as<Not>()) return solve(n->a);
+            if (const auto *c = op->a.as<LT>()) return solve_le(c->b, c->a);
+            if (const auto *c = op->a.as<LE>()) return solve_le(add(c->b, 1), c->a);
+            if (const auto *c = op->a.as<GT>()) return solve_le(c->a, c->b);
+            if (const auto *c = op->a.as<GE>()) return solve_le(add(c->a, 1), c->b);
+        }
+        return std::nullopt;
+    }
+
+    void record(const IRNode *node, const Expr &replacement, const std::vector<Expr> &conds) {
+        Hint &h = hints[node];
+        h.replacement = replacement;
+        if (!h.ok) return;
+        VarRange range;
+        for (const Expr &c : conds) {
+            auto r = solve(simplify(inline_lets(StripLikely().mutate(c))));
+            if (!r) {
+                h.ok = false;
+                return;
+            }
+            intersect(range, *r);
+        }
+        intersect(h.range, range);
+    }
+
+protected:
+    using IRVisitor::visit;
+    void visit(const Call *op) override {
+        if (op->is_intrinsic(Intrinsic::likely) && op->type.is_bool() && op->type.lanes == 1) {
+            record(op, const_true(), {op->args[0]});
+        }
+        IRVisitor::visit(op);
+    }
+    void visit(const Min *op) override {
+        if (is_tagged(op) && op->type.lanes == 1) {
+            std::vector<Expr> conds;
+            Expr v = steady_value(op, conds);
+            record(op, v, conds);
+        }
+        IRVisitor::visit(op);
+    }
+    void visit(const Max *op) override {
+        if (is_tagged(op) && op->type.lanes == 1) {
+            std::vector<Expr> conds;
+            Expr v = steady_value(op, conds);
+            record(op, v, conds);
+        }
+        IRVisitor::visit(op);
+    }
+    void visit(const LetStmt *op) override {
+        op->value.accept(this);
+        bind_let(op->name, op->value, [&] { op->body.accept(this); });
+    }
+    void visit(const Let *op) override {
+        op->value.accept(this);
+        bind_let(op->name, op->value, [&] { op->body.accept(this); });
+    }
+    void visit(const For *op) override {
+        op->min.accept(this);
+        op->extent.accept(this);
+        Expr lo = simplify(inline_lets(op->min));
+        Expr hi = simplify(inline_lets(sub(add(op->min, op->extent), 1)));
+        // A let of the same name no longer applies inside the loop.
+        auto saved = lets.find(op->name);
+        std::optional<Expr> shadowed;
+        if (saved != lets.end()) {
+            shadowed = saved->second;
+            lets.erase(saved);
+        }
+        loops.emplace_back(op->name, Interval(lo, hi));
+        op->body.accept(this);
+        loops.pop_back();
+        if (shadowed) lets[op->name] = *shadowed;
+    }
+
+    template <typename F> void bind_let(const std::string &name, const Expr &value, F body) {
+        Expr inlined = inline_lets(value);
+        auto it = lets.find(name);
+        std::optional<Expr> old;
+        if (it != lets.end()) old = it->second;
+        lets[name] = inlined;
+        body();
+        if (old) {
+            lets[name] = *old;
+        } else {
+            lets.erase(name);
+        }
+    }
+
+public:
+    std::map<const IRNode *, Hint> hints;
+    explicit FindHints(const std::string &v) : var(v) {}
+};
+
+/** Replaces the hinted nodes by their steady-state values. */
+class ApplyHints : public IRMutator {
+    const std::map<const IRNode *, Expr> &replacements;
+
+public:
+    explicit ApplyHints(const std::map<const IRNode *, Expr> &r) : replacements(r) {}
+    using IRMutator::mutate;
+    Expr mutate(const Expr &e) override {
+        auto it = replacements.find(e.get());
+        if (it != replacements.end()) return mutate(it->second);
+        return IRMutator::mutate(e);
+    }
+};
+
+class PartitionLoops : public IRMutator {
+protected:
+    using IRMutator::visit;
+    Stmt visit(const For *op) override {
+        // Parallel loops are left whole: their tasks are outlined by loop name,
+        // and an edge condition there is loop-invariant in the inner loops.
+        if (op->for_type != ForType::Serial) {
+            return IRMutator::visit(op);
+        }
+        FindHints finder(op->name);
+        op->body.accept(&finder);
+        std::map<const IRNode *, Expr> replacements;
+        VarRange steady;
+        for (const auto &[node, hint] : finder.hints) {
+            if (!hint.ok) continue;
+            replacements[node] = hint.replacement;
+            intersect(steady, hint.range);
+        }
+        if (replacements.empty()) return IRMutator::visit(op);
+
+        Stmt body = mutate(op->body);
+        Stmt steady_body = mutate(simplify(ApplyHints(replacements).mutate(op->body)));
+
+        std::string base = unique_name(op->name);
+        Expr loop_min = int_var(base + ".loop_min"), loop_end = int_var(base + ".loop_end");
+        Expr steady_min = int_var(base + ".steady_min"), steady_end = int_var(base + ".steady_end");
+        Expr lo = steady.lo.defined() ? min(max(steady.lo, loop_min), loop_end) : loop_min;
+        Expr hi =
+            steady.hi.defined() ? min(max(add(steady.hi, 1), steady_min), loop_end) : loop_end;
+        auto loop = [&](const Expr &from, const Expr &to, const Stmt &b) {
+            return For::make(op->name, from, sub(to, from), op->for_type, op->device_api, b);
+        };
+        std::vector<Stmt> parts;
+        if (steady.lo.defined()) parts.push_back(loop(loop_min, steady_min, body));
+        parts.push_back(loop(steady_min, steady_end, steady_body));
+        if (steady.hi.defined()) parts.push_back(loop(steady_end, loop_end, body));
+        Stmt s = Block::make(parts);
+        s = LetStmt::make(base + ".steady_end", simplify(hi), s);
+        s = LetStmt::make(base + ".steady_min", simplify(lo), s);
+        s = LetStmt::make(base + ".loop_end", add(op->min, op->extent), s);
+        return LetStmt::make(base + ".loop_min", op->min, s);
+    }
+};
+
+} // namespace
+
+Stmt partition_loops(const Stmt &s) {
+    return PartitionLoops().mutate(s);
+}
+
+Expr strip_likely(const Expr &e) {
+    return StripLikely().mutate(e);
+}
+
+Stmt strip_likely(const Stmt &s) {
+    return StripLikely().mutate(s);
+}
+
+} // namespace Internal
+} // namespace loom

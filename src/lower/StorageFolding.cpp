@@ -1,0 +1,271 @@
+#include "lower/StorageFolding.h"
+
+#include <map>
+#include <optional>
+
+#include "analysis/Bounds.h"
+#include "analysis/Simplify.h"
+#include "ir/Error.h"
+#include "ir/IRMutator.h"
+#include "ir/IROperator.h"
+#include "ir/IRUtil.h"
+#include "ir/IRVisitor.h"
+#include "ir/Substitute.h"
+
+namespace loom {
+namespace Internal {
+
+namespace {
+
+int count_accesses(const Stmt &s, const std::string &func) {
+    int n = 0;
+    visit_all(s, [&](const IRNode *node) {
+        if (node->node_type == IRNodeType::Provide) {
+            n += static_cast<const Provide *>(node)->name == func;
+        } else if (node->node_type == IRNodeType::Call) {
+            const auto *c = static_cast<const Call *>(node);
+            n += c->call_type == Call::Loom && c->name == func;
+        }
+    });
+    return n;
+}
+
+/** The box of one Func that code reads or writes. Loop ends are simplified
+ * before taking bounds, so "min + (max - min + 1) - 1" counts as max. */
+class Footprint : public IRVisitor {
+    const std::string &func;
+    Scope<Interval> scope;
+
+    void include_args(const std::vector<Expr> &args) {
+        Box b(args.size());
+        for (size_t i = 0; i < args.size(); i++) b[i] = bounds_of_expr_in_scope(args[i], scope);
+        box = box.empty() ? b : box_union(box, b);
+    }
+
+protected:
+    using IRVisitor::visit;
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);
+        if (op->call_type == Call::Loom && op->name == func) include_args(op->args);
+    }
+    void visit(const Provide *op) override {
+        IRVisitor::visit(op);
+        if (op->name == func) include_args(op->args);
+    }
+    void visit(const LetStmt *op) override {
+        op->value.accept(this);
+        ScopedBinding<Interval> bind(scope, op->name, bounds_of_expr_in_scope(op->value, scope));
+        op->body.accept(this);
+    }
+    void visit(const Let *op) override {
+        op->value.accept(this);
+        ScopedBinding<Interval> bind(scope, op->name, bounds_of_expr_in_scope(op->value, scope));
+        op->body.accept(this);
+    }
+    void visit(const For *op) override {
+        Interval lo = bounds_of_expr_in_scope(simplify(op->min), scope);
+        Interval hi = bounds_of_expr_in_scope(simplify(sub(add(op->min, op->extent), 1)), scope);
+        ScopedBinding<Interval> bind(scope, op->name, Interval(lo.min, hi.max));
+        op->body.accept(this);
+    }
+
+public:
+    Box box;
+    explicit Footprint(const std::string &f) : func(f) {}
+};
+
+struct Fold {
+    int64_t factor = 0;
+    std::string loop;
+};
+
+/** For one Realize: the loops inside it that hold every access of the Func,
+ * outermost first, and the footprint of one iteration of each. */
+class FindFolds : public IRVisitor {
+    const std::string &func;
+    int total;
+    Scope<Interval> loops; // enclosing loops, for bounding footprints
+
+    static bool monotonic(const Expr &lo, const Expr &hi, const std::string &v) {
+        auto step = [&](const Expr &e) {
+            return simplify(sub(substitute(v, add(int_var(v), 1), e), e));
+        };
+        Expr dlo = step(lo), dhi = step(hi);
+        bool up = can_prove(GE::make(dlo, 0)) && can_prove(GE::make(dhi, 0));
+        bool down = can_prove(LE::make(dlo, 0)) && can_prove(LE::make(dhi, 0));
+        return up || down;
+    }
+
+    void consider(const For *op) {
+        Footprint fp(func);
+        op->body.accept(&fp);
+        if (fp.box.empty()) return;
+        for (size_t d = 0; d < fp.box.size(); d++) {
+            if (candidates.count(d)) continue;
+            const Interval &i = fp.box[d];
+            if (!i.is_bounded()) continue;
+            if (!expr_uses_var(i.min, op->name) && !expr_uses_var(i.max, op->name)) continue;
+            if (!monotonic(i.min, i.max, op->name)) continue;
+            Expr extent = simplify(add(sub(i.max, i.min), 1));
+            std::optional<int64_t> e = as_const_int(extent);
+            if (!e) {
+                Scope<Interval> inner;
+                inner.set_containing_scope(&loops);
+                inner.push(op->name, Interval(op->min, simplify(sub(add(op->min, op->extent), 1))));
+                e = as_const_int(bounds_of_expr_in_scope(extent, inner).max);
+            }
+            if (!e || *e <= 0) continue;
+            candidates[d] = Fold{*e, op->name};
+        }
+    }
+
+protected:
+    using IRVisitor::visit;
+    void visit(const For *op) override {
+        // Tasks of a parallel loop share the storage: a fold inside one would
+        // let concurrent iterations overwrite each other's rows.
+        if (op->for_type == ForType::Parallel) return;
+        // Only the outermost loop inside the storage may fold it. Folding over
+        // a deeper loop together with a sliding window gave wrong results
+        // (random schedule test, LOOM_TEST_SEED=614777666 LOOM_TEST_ONLY=5);
+        // until that is understood, the outer loops keep the whole footprint.
+        if (op->for_type == ForType::Serial && loops.empty() &&
+            count_accesses(op->body, func) == total) {
+            consider(op);
+        }
+        ScopedBinding<Interval> bind(loops, op->name,
+                                     Interval(op->min, simplify(sub(add(op->min, op->extent), 1))));
+        op->body.accept(this);
+    }
+
+public:
+    std::map<size_t, Fold> candidates; // dim -> footprint extent and loop
+    FindFolds(const std::string &f, int n) : func(f), total(n) {}
+};
+
+/** Takes coordinates of the folded dimensions modulo their fold. */
+class FoldAccesses : public IRMutator {
+    const std::string &func;
+    const std::map<size_t, int64_t> &folds;
+
+    std::vector<Expr> fold_args(const std::vector<Expr> &args) {
+        std::vector<Expr> out = mutate_exprs(args);
+        for (const auto &[d, factor] : folds) out[d] = mod(out[d], make_const(Int(32), factor));
+        return out;
+    }
+
+protected:
+    using IRMutator::visit;
+    Stmt visit(const Provide *op) override {
+        if (op->name != func) return IRMutator::visit(op);
+        Expr pred = op->predicate.defined() ? mutate(op->predicate) : Expr();
+        return Provide::make(op->name, mutate_exprs(op->values), fold_args(op->args), pred);
+    }
+    Expr visit(const Call *op) override {
+        if (op->call_type != Call::Loom || op->name != func) return IRMutator::visit(op);
+        Expr folded = Call::make(op->func, fold_args(op->args), op->value_index);
+        return folded;
+    }
+
+public:
+    FoldAccesses(const std::string &f, const std::map<size_t, int64_t> &fl) : func(f), folds(fl) {}
+};
+
+int64_t next_power_of_two(int64_t n) {
+    int64_t p = 1;
+    while (p < n) p *= 2;
+    return p;
+}
+
+class StorageFolding : public IRMutator {
+    const Environment &env;
+
+    /** The folds of one Func: the user's, checked, then automatic ones. */
+    std::map<size_t, int64_t> choose_folds(const Function &f, const Stmt &body) {
+        FindFolds finder(f.name(), count_accesses(body, f.name()));
+        body.accept(&finder);
+        std::map<size_t, int64_t> folds;
+        std::vector<bool> explicit_dim(f.args().size(), false);
+        for (const StorageFold &sf : f.schedule().storage_folds) {
+            size_t d = 0;
+            while (d < f.args().size() && f.args()[d] != sf.var) d++;
+            if (d == f.args().size()) {
+                std::string names;
+                for (const std::string &a : f.args()) names += (names.empty() ? "" : ", ") + a;
+                user_error("fold_storage of Func " << f.name() << " names " << sf.var
+                                                   << ", which is not one of its dimensions ("
+                                                   << names << ")");
+            }
+            std::optional<int64_t> factor = as_const_int(simplify(sf.extent));
+            if (!factor || *factor <= 0) {
+                user_error("fold_storage(" << sf.var << ", ...) of Func " << f.name()
+                                           << " needs a positive constant extent");
+            }
+            auto it = finder.candidates.find(d);
+            if (it == finder.candidates.end()) {
+                user_error("fold_storage(" << sf.var << ", " << *factor << ") of Func " << f.name()
+                                           << ": the region of " << f.name()
+                                           << " used in dimension " << sf.var
+                                           << " does not move monotonically over a serial loop "
+                                              "inside its storage with a bounded extent, so its "
+                                              "storage cannot be folded; store it inside a loop "
+                                              "over "
+                                           << sf.var << " (store_at) or remove fold_storage");
+            }
+            if (it->second.factor > *factor) {
+                user_error("fold_storage(" << sf.var << ", " << *factor << ") of Func " << f.name()
+                                           << " is too small: each iteration of loop "
+                                           << it->second.loop << " uses " << it->second.factor
+                                           << " values of " << f.name() << " in dimension "
+                                           << sf.var << "; fold by at least " << it->second.factor);
+            }
+            folds[d] = *factor;
+            explicit_dim[d] = true;
+        }
+        // Automatic folds leave the innermost storage dimension alone: a
+        // modulo there would turn dense vector accesses into gathers.
+        size_t innermost = 0;
+        if (!f.schedule().storage_dims.empty()) {
+            for (size_t d = 0; d < f.args().size(); d++) {
+                if (f.args()[d] == f.schedule().storage_dims[0]) innermost = d;
+            }
+        }
+        for (const auto &[d, fold] : finder.candidates) {
+            if (!explicit_dim[d] && d != innermost) folds[d] = next_power_of_two(fold.factor);
+        }
+        return folds;
+    }
+
+protected:
+    using IRMutator::visit;
+    Stmt visit(const Realize *op) override {
+        Stmt body = mutate(op->body);
+        auto it = env.find(op->name);
+        if (it == env.end())
+            return body.same_as(op->body) ? Stmt(op) : rebuild(op, op->bounds, body);
+        std::map<size_t, int64_t> folds = choose_folds(it->second, body);
+        if (folds.empty()) return body.same_as(op->body) ? Stmt(op) : rebuild(op, op->bounds, body);
+        Region bounds = op->bounds;
+        for (const auto &[d, factor] : folds) {
+            bounds[d] = Range(make_zero(Int(32)), make_const(Int(32), factor));
+        }
+        body = FoldAccesses(op->name, folds).mutate(body);
+        return rebuild(op, bounds, body);
+    }
+
+    static Stmt rebuild(const Realize *op, const Region &bounds, const Stmt &body) {
+        return Realize::make(op->name, op->types, op->memory_type, bounds, op->condition, body);
+    }
+
+public:
+    explicit StorageFolding(const Environment &e) : env(e) {}
+};
+
+} // namespace
+
+Stmt storage_folding(const Stmt &s, const Environment &env) {
+    return StorageFolding(env).mutate(s);
+}
+
+} // namespace Internal
+} // namespace loom

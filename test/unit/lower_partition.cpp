@@ -1,0 +1,222 @@
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <map>
+
+#include "Loom.h"
+#include "common/IRInterpreter.h"
+#include "ir/IROperator.h"
+#include "lower/Lower.h"
+#include "lower/LowerUtil.h"
+#include "lower/PartitionLoops.h"
+#include "lower_test_util.h"
+
+// Loop partitioning: the pass alone on hand-built loops (every store checked
+// against the unpartitioned loop by a small evaluator, over many bounds), and
+// whole pipelines with boundary conditions and GuardWithIf tails through the
+// JIT against plain C++.
+
+using namespace lower_test;
+
+namespace {
+
+/** Runs scalar statements (lets, loops, ifs, blocks, stores), recording
+ * every store as (buffer, index) -> value. */
+struct StmtRunner {
+    IRInterpreter interp;
+    std::map<std::pair<std::string, int64_t>, int64_t> stores;
+    int64_t iterations = 0;
+
+    void run(const Stmt &s) {
+        if (!s.defined()) return;
+        if (const auto *l = s.as<LetStmt>()) {
+            interp.set(l->name, interp.eval(l->value));
+            run(l->body);
+        } else if (const auto *f = s.as<For>()) {
+            int64_t lo = interp.eval(f->min).i, n = interp.eval(f->extent).i;
+            for (int64_t i = lo; i < lo + n; i++) {
+                iterations++;
+                interp.set(f->name, ScalarValue::make_int(Int(32), i));
+                run(f->body);
+            }
+        } else if (const auto *b = s.as<Block>()) {
+            run(b->first);
+            run(b->rest);
+        } else if (const auto *c = s.as<IfThenElse>()) {
+            if (interp.eval(c->condition).is_true()) {
+                run(c->then_case);
+            } else {
+                run(c->else_case);
+            }
+        } else if (const auto *st = s.as<Store>()) {
+            stores[{st->name, interp.eval(st->index).i}] = interp.eval(st->value).i;
+        } else if (s.as<Evaluate>()) {
+        } else {
+            FAIL("unexpected statement " << s);
+        }
+    }
+};
+
+Expr v(const std::string &n) {
+    return ivar(n);
+}
+
+Expr clamp_likely(const Expr &x, const Expr &lo, const Expr &hi) {
+    return Max::make(Min::make(Internal::likely(x), hi), lo);
+}
+
+Stmt store(const std::string &name, const Expr &value, const Expr &index) {
+    return Store::make(name, value, index, Buffer<>(), Parameter());
+}
+
+/** The loops named `name` whose bodies hold no min, max, select or if. */
+int clean_loops(const Stmt &s, const std::string &name) {
+    int n = 0;
+    for (const For *f : find_nodes<For>(s, [&](const For *f) { return f->name == name; })) {
+        Stmt body = f->body;
+        bool clean = find_nodes<Min>(body).empty() && find_nodes<Max>(body).empty() &&
+                     find_nodes<Select>(body).empty() && find_nodes<IfThenElse>(body).empty();
+        n += clean;
+    }
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("partition_loops removes clamps from the steady state and keeps every value",
+          "[partition]") {
+    // for x in [a, a + n): out[x - a] = clamp(likely(x - 1), 0, w - 1) * 1000
+    //                                   + select(likely(x < w), 1, 2)
+    Expr x = v("x"), a = v("a"), n = v("n"), w = v("w");
+    Expr value = Add::make(Mul::make(clamp_likely(Sub::make(x, 1), 0, Sub::make(w, 1)), 1000),
+                           Select::make(Internal::likely(LT::make(x, w)), 1, 2));
+    Stmt loop = For::make("x", a, n, ForType::Serial, DeviceAPI::None,
+                          store("out", value, Sub::make(x, a)));
+    Stmt parted = partition_loops(loop);
+    INFO(parted);
+    CHECK(find_nodes<For>(parted).size() == 3);
+    CHECK(clean_loops(parted, "x") == 1);
+
+    for (int av : {-5, 0, 1, 3}) {
+        for (int nv : {0, 1, 2, 5, 20}) {
+            for (int wv : {0, 1, 2, 4, 30}) {
+                StmtRunner ref, got;
+                for (StmtRunner *r : {&ref, &got}) {
+                    r->interp.set("a", ScalarValue::make_int(Int(32), av));
+                    r->interp.set("n", ScalarValue::make_int(Int(32), nv));
+                    r->interp.set("w", ScalarValue::make_int(Int(32), wv));
+                }
+                ref.run(loop);
+                got.run(parted);
+                INFO("a " << av << " n " << nv << " w " << wv);
+                CHECK(ref.stores == got.stores);
+                CHECK(ref.iterations == got.iterations);
+            }
+        }
+    }
+}
+
+TEST_CASE("partition_loops resolves GuardWithIf tails over inner loops", "[partition]") {
+    // for xo in [0, (n + 7) / 8): for xi in [0, 8):
+    //   let xx = xo * 8 + xi + a; if (likely(xx <= a + n - 1))
+    //     out[xx - a] = clamp(likely(xx + 1), 0, w - 1)
+    Expr xo = v("xo"), xi = v("xi"), xx = v("xx"), a = v("a"), n = v("n"), w = v("w");
+    Stmt body = IfThenElse::make(
+        Internal::likely(LE::make(xx, Sub::make(Add::make(a, n), 1))),
+        store("out", clamp_likely(Add::make(xx, 1), 0, Sub::make(w, 1)), Sub::make(xx, a)));
+    body = LetStmt::make("xx", Add::make(Add::make(Mul::make(xo, 8), xi), a), body);
+    body = For::make("xi", 0, 8, ForType::Serial, DeviceAPI::None, body);
+    Stmt loop =
+        For::make("xo", 0, Div::make(Add::make(n, 7), 8), ForType::Serial, DeviceAPI::None, body);
+    Stmt parted = partition_loops(loop);
+    INFO(parted);
+    // The steady state of xo holds an inner loop with no guard and no clamp.
+    bool steady_found = false;
+    for (const For *f : find_nodes<For>(parted, [](const For *f) { return f->name == "xo"; })) {
+        steady_found =
+            steady_found || (find_nodes<IfThenElse>(f->body).empty() &&
+                             find_nodes<Min>(f->body).empty() && find_nodes<Max>(f->body).empty());
+    }
+    CHECK(steady_found);
+
+    for (int av : {-9, 0, 2}) {
+        for (int nv : {0, 1, 7, 8, 9, 40}) {
+            for (int wv : {0, 3, 16, 60}) {
+                StmtRunner ref, got;
+                for (StmtRunner *r : {&ref, &got}) {
+                    r->interp.set("a", ScalarValue::make_int(Int(32), av));
+                    r->interp.set("n", ScalarValue::make_int(Int(32), nv));
+                    r->interp.set("w", ScalarValue::make_int(Int(32), wv));
+                }
+                ref.run(loop);
+                got.run(parted);
+                INFO("a " << av << " n " << nv << " w " << wv);
+                CHECK(ref.stores == got.stores);
+            }
+        }
+    }
+}
+
+TEST_CASE("partition_loops leaves loops without usable hints alone", "[partition]") {
+    // A hint that does not depend on the loop, and one that is not linear.
+    Expr x = v("x"), w = v("w");
+    Stmt body = Block::make(
+        store("out", Select::make(Internal::likely(LT::make(w, 3)), 1, 2), x),
+        store("out2", Select::make(Internal::likely(LT::make(Mul::make(x, x), w)), 1, 2), x));
+    Stmt loop = For::make("x", 0, 10, ForType::Serial, DeviceAPI::None, body);
+    Stmt parted = partition_loops(loop);
+    CHECK(find_nodes<For>(parted).size() == 1);
+    // Vectorized loops are not partitioned.
+    Stmt vec = For::make("x", 0, 8, ForType::Vectorized, DeviceAPI::None,
+                         store("out", clamp_likely(x, 0, w), x));
+    CHECK(find_nodes<For>(partition_loops(vec)).size() == 1);
+}
+
+TEST_CASE("boundary conditions and GuardWithIf tails run partitioned through the JIT",
+          "[partition]") {
+    const int W = 37, H = 11;
+    Buffer<int> in(W, H);
+    in.set_name("part_in");
+    for (int j = 0; j < H; j++)
+        for (int i = 0; i < W; i++) in(i, j) = i * 13 + j * 101 + (i * j) % 7;
+
+    for (int variant = 0; variant < 3; variant++) {
+        Var x("x"), y("y"), xo("xo"), xi("xi");
+        Func bnd = variant == 2 ? BoundaryConditions::mirror_image(in)
+                                : BoundaryConditions::repeat_edge(in);
+        Func f("part_f");
+        f(x, y) = bnd(x - 2, y) + bnd(x + 1, y) * 3 + bnd(x, y - 1) * 7;
+        if (variant == 1) f.split(x, xo, xi, 8, TailStrategy::GuardWithIf);
+        Buffer<int> out(W, H);
+        f.realize(out);
+        auto clampi = [](int v, int lo, int hi) { return std::min(std::max(v, lo), hi); };
+        auto ref_bnd = [&](int i, int j) {
+            if (variant == 2) {
+                int ti = ((i % (2 * W)) + 2 * W) % (2 * W), tj = ((j % (2 * H)) + 2 * H) % (2 * H);
+                i = ti < W ? ti : 2 * W - 1 - ti;
+                j = tj < H ? tj : 2 * H - 1 - tj;
+            }
+            return in(clampi(i, 0, W - 1), clampi(j, 0, H - 1));
+        };
+        int wrong = 0;
+        for (int j = 0; j < H; j++)
+            for (int i = 0; i < W; i++)
+                wrong +=
+                    out(i, j) != ref_bnd(i - 2, j) + ref_bnd(i + 1, j) * 3 + ref_bnd(i, j - 1) * 7;
+        INFO("variant " << variant);
+        CHECK(wrong == 0);
+
+        LoweredFunc lf = lower({f.function()}, "part", get_host_target());
+        INFO(lf.body);
+        // Some loop over x stores f with no clamp, select or guard left.
+        bool clean = false;
+        for (const For *loop : find_nodes<For>(lf.body)) {
+            if (loop->name.find("part_f.s0.x") != 0) continue;
+            Stmt b = loop->body;
+            clean = clean || (!find_nodes<Store>(b).empty() && find_nodes<Min>(b).empty() &&
+                              find_nodes<Max>(b).empty() && find_nodes<Select>(b).empty() &&
+                              find_nodes<IfThenElse>(b).empty());
+        }
+        CHECK(clean);
+    }
+}
