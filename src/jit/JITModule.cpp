@@ -5,6 +5,9 @@
 #include "jit/JITModule.h"
 
 #include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 
@@ -24,6 +27,29 @@ namespace loom {
 namespace Internal {
 
 namespace {
+
+// LOOM_DEBUG >= 1 prints how long each compile phase took.
+struct PhaseTimer {
+    bool enabled;
+    std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+    std::string report;
+    PhaseTimer() {
+        const char *d = std::getenv("LOOM_DEBUG");
+        enabled = d && std::atoi(d) >= 1;
+    }
+    void phase(const char *name) {
+        if (!enabled) return;
+        auto now = std::chrono::steady_clock::now();
+        char text[64];
+        std::snprintf(text, sizeof(text), " %s %.2f ms", name,
+                      std::chrono::duration<double, std::milli>(now - last).count());
+        report += text;
+        last = now;
+    }
+    void print(const std::string &fn) const {
+        if (enabled) std::fprintf(stderr, "loom: jit %s:%s\n", fn.c_str(), report.c_str());
+    }
+};
 
 // One per target string, created on first use and never destroyed (JIT code
 // may run until the process exits).
@@ -91,15 +117,19 @@ JITModule JITModule::compile(const LoweredFunc &f, const Target &target, bool wa
     Engine &engine = engine_for(target);
     std::lock_guard<std::mutex> lock(engine.mutex);
 
+    PhaseTimer timer;
     auto context = std::make_unique<llvm::LLVMContext>();
     std::unique_ptr<llvm::Module> module =
         codegen_llvm(f, target, *context, *engine.target_machine);
+    timer.phase("codegen");
     std::string problems;
     llvm::raw_string_ostream problems_stream(problems);
     if (llvm::verifyModule(*module, &problems_stream)) {
         internal_error("generated invalid LLVM IR for " << f.name << ":\n" << problems);
     }
+    timer.phase("verify");
     optimize_module(*module, *engine.target_machine);
+    timer.phase("optimize");
 
     auto state = std::make_shared<State>();
     state->engine = &engine;
@@ -130,6 +160,8 @@ JITModule JITModule::compile(const LoweredFunc &f, const Target &target, bool wa
                                             << llvm_error_text(metadata.takeError()));
     }
     state->metadata = metadata->toPtr<MetadataFunction>();
+    timer.phase("machine code");
+    timer.print(f.name);
 
     JITModule m;
     m.state = std::move(state);
