@@ -27,6 +27,26 @@ int64_t euclid_mod(int64_t a, int64_t b) {
     return r;
 }
 
+/** Comparisons fold alike for every kind of constant. */
+template <typename T> Expr fold_comparison(IRNodeType op, T a, T b) {
+    switch (op) {
+    case IRNodeType::EQ:
+        return make_bool(a == b);
+    case IRNodeType::NE:
+        return make_bool(a != b);
+    case IRNodeType::LT:
+        return make_bool(a < b);
+    case IRNodeType::LE:
+        return make_bool(a <= b);
+    case IRNodeType::GT:
+        return make_bool(a > b);
+    case IRNodeType::GE:
+        return make_bool(a >= b);
+    default:
+        return Expr();
+    }
+}
+
 Expr fold_int(IRNodeType op, Type t, int64_t a, int64_t b) {
     uint64_t ua = uint64_t(a), ub = uint64_t(b);
     switch (op) {
@@ -44,20 +64,8 @@ Expr fold_int(IRNodeType op, Type t, int64_t a, int64_t b) {
         return IntImm::make(t, a < b ? a : b);
     case IRNodeType::Max:
         return IntImm::make(t, a > b ? a : b);
-    case IRNodeType::EQ:
-        return make_bool(a == b);
-    case IRNodeType::NE:
-        return make_bool(a != b);
-    case IRNodeType::LT:
-        return make_bool(a < b);
-    case IRNodeType::LE:
-        return make_bool(a <= b);
-    case IRNodeType::GT:
-        return make_bool(a > b);
-    case IRNodeType::GE:
-        return make_bool(a >= b);
     default:
-        return Expr();
+        return fold_comparison(op, a, b);
     }
 }
 
@@ -77,24 +85,12 @@ Expr fold_uint(IRNodeType op, Type t, uint64_t a, uint64_t b) {
         return UIntImm::make(t, a < b ? a : b);
     case IRNodeType::Max:
         return UIntImm::make(t, a > b ? a : b);
-    case IRNodeType::EQ:
-        return make_bool(a == b);
-    case IRNodeType::NE:
-        return make_bool(a != b);
-    case IRNodeType::LT:
-        return make_bool(a < b);
-    case IRNodeType::LE:
-        return make_bool(a <= b);
-    case IRNodeType::GT:
-        return make_bool(a > b);
-    case IRNodeType::GE:
-        return make_bool(a >= b);
     case IRNodeType::And:
         return make_bool(a && b);
     case IRNodeType::Or:
         return make_bool(a || b);
     default:
-        return Expr();
+        return fold_comparison(op, a, b);
     }
 }
 
@@ -117,20 +113,8 @@ template <typename F> Expr fold_float(IRNodeType op, Type t, F a, F b) {
         return FloatImm::make(t, double(a < b ? a : b));
     case IRNodeType::Max:
         return FloatImm::make(t, double(a > b ? a : b));
-    case IRNodeType::EQ:
-        return make_bool(a == b);
-    case IRNodeType::NE:
-        return make_bool(a != b);
-    case IRNodeType::LT:
-        return make_bool(a < b);
-    case IRNodeType::LE:
-        return make_bool(a <= b);
-    case IRNodeType::GT:
-        return make_bool(a > b);
-    case IRNodeType::GE:
-        return make_bool(a >= b);
     default:
-        return Expr();
+        return fold_comparison(op, a, b);
     }
 }
 
