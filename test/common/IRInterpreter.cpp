@@ -48,39 +48,6 @@ int64_t euclid_mod(int64_t a, int64_t b) {
     return r;
 }
 
-template <typename F> ScalarValue float_op(IRNodeType op, Type t, F a, F b) {
-    switch (op) {
-    case IRNodeType::Add:
-        return ScalarValue::make_float(t, F(a + b));
-    case IRNodeType::Sub:
-        return ScalarValue::make_float(t, F(a - b));
-    case IRNodeType::Mul:
-        return ScalarValue::make_float(t, F(a * b));
-    case IRNodeType::Div:
-        return ScalarValue::make_float(t, F(a / b));
-    case IRNodeType::Mod:
-        return ScalarValue::make_float(t, F(a - F(b * std::floor(F(a / b)))));
-    case IRNodeType::Min:
-        return ScalarValue::make_float(t, a < b ? a : b);
-    case IRNodeType::Max:
-        return ScalarValue::make_float(t, a > b ? a : b);
-    case IRNodeType::EQ:
-        return ScalarValue::make_bool(a == b);
-    case IRNodeType::NE:
-        return ScalarValue::make_bool(a != b);
-    case IRNodeType::LT:
-        return ScalarValue::make_bool(a < b);
-    case IRNodeType::LE:
-        return ScalarValue::make_bool(a <= b);
-    case IRNodeType::GT:
-        return ScalarValue::make_bool(a > b);
-    case IRNodeType::GE:
-        return ScalarValue::make_bool(a >= b);
-    default:
-        throw std::runtime_error("IRInterpreter: bad float operator");
-    }
-}
-
 template <typename T> ScalarValue compare(IRNodeType op, T a, T b) {
     switch (op) {
     case IRNodeType::EQ:
@@ -97,6 +64,27 @@ template <typename T> ScalarValue compare(IRNodeType op, T a, T b) {
         return ScalarValue::make_bool(a >= b);
     default:
         throw std::runtime_error("IRInterpreter: bad comparison");
+    }
+}
+
+template <typename F> ScalarValue float_op(IRNodeType op, Type t, F a, F b) {
+    switch (op) {
+    case IRNodeType::Add:
+        return ScalarValue::make_float(t, F(a + b));
+    case IRNodeType::Sub:
+        return ScalarValue::make_float(t, F(a - b));
+    case IRNodeType::Mul:
+        return ScalarValue::make_float(t, F(a * b));
+    case IRNodeType::Div:
+        return ScalarValue::make_float(t, F(a / b));
+    case IRNodeType::Mod:
+        return ScalarValue::make_float(t, F(a - F(b * std::floor(F(a / b)))));
+    case IRNodeType::Min:
+        return ScalarValue::make_float(t, a < b ? a : b);
+    case IRNodeType::Max:
+        return ScalarValue::make_float(t, a > b ? a : b);
+    default:
+        return compare(op, a, b);
     }
 }
 

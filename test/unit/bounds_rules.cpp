@@ -3,7 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include "analysis/Bounds.h"
+#include "analysis/Simplify.h"
 #include "ir/IRPrinter.h"
+#include "ir/Substitute.h"
 #include "simplify_test_util.h"
 
 using namespace loom;
@@ -123,4 +125,35 @@ TEST_CASE("intervals unite and intersect", "[bounds]") {
     b1[0] = a;
     b2[0] = b;
     CHECK(show(box_union(b1, b2)[0]) == "[0, 20]");
+}
+
+TEST_CASE("division and remainder by a symbolic divisor stay bounded", "[bounds]") {
+    // x in [0, 100], divisor d in [1, n] (provably positive) or [m, n] (sign unknown).
+    Scope<Interval> s;
+    s.push("x", Interval(i32(0), i32(100)));
+    s.push("d", Interval(i32(1), n));
+    s.push("e", Interval(var("m"), n));
+    auto at = [](const Expr &bound, int n_value, int m_value) {
+        Expr e = substitute("n", i32(n_value), substitute("m", i32(m_value), bound));
+        return to_string(simplify(e));
+    };
+
+    Interval q = bounds_of_expr_in_scope(Div::make(x, var("d")), s);
+    REQUIRE(q.is_bounded());
+    CHECK(at(q.min, 7, 0) == "0");
+    CHECK(at(q.max, 7, 0) == "100");
+
+    Interval r = bounds_of_expr_in_scope(Mod::make(x, var("d")), s);
+    REQUIRE(r.is_bounded());
+    CHECK(at(r.min, 7, 0) == "0");
+    CHECK(at(r.max, 7, 0) == "6");
+
+    // Unknown sign: |x / e| <= |x|, and x % e stays below the divisor's magnitude.
+    Interval q2 = bounds_of_expr_in_scope(Div::make(x, var("e")), s);
+    REQUIRE(q2.is_bounded());
+    CHECK(at(q2.min, 7, -3) == "-100");
+    CHECK(at(q2.max, 7, -3) == "100");
+    Interval r2 = bounds_of_expr_in_scope(Mod::make(x, var("e")), s);
+    REQUIRE(r2.is_bounded());
+    CHECK(at(r2.max, 7, -9) == "8");
 }
