@@ -98,6 +98,26 @@ public:
                                   const std::string &fn_name = "",
                                   const Target &target = get_target_from_environment());
     void print_loop_nest();
+    // Ahead-of-time outputs: see Pipeline (implemented in src/frontend/FuncAOT.cpp).
+    void compile_to_static_library(const std::string &filename_prefix,
+                                   const std::vector<Argument> &args,
+                                   const std::string &fn_name = "",
+                                   const Target &target = get_target_from_environment());
+    void compile_to_object(const std::string &filename, const std::vector<Argument> &args,
+                           const std::string &fn_name = "",
+                           const Target &target = get_target_from_environment());
+    void compile_to_header(const std::string &filename, const std::vector<Argument> &args,
+                           const std::string &fn_name = "",
+                           const Target &target = get_target_from_environment());
+    void compile_to_assembly(const std::string &filename, const std::vector<Argument> &args,
+                             const std::string &fn_name = "",
+                             const Target &target = get_target_from_environment());
+    void compile_to_c(const std::string &filename, const std::vector<Argument> &args,
+                      const std::string &fn_name = "",
+                      const Target &target = get_target_from_environment());
+    void compile_to_file(const std::string &filename_prefix, const std::vector<Argument> &args,
+                         const std::string &fn_name = "",
+                         const Target &target = get_target_from_environment());
 
     // ---- Scheduling. Loop methods act on the pure definition (stage 0);
     // update(i) gives the Stage of update i. All return *this for chaining.

@@ -55,6 +55,38 @@ public:
                                   const std::string &fn_name = "",
                                   const Target &target = get_target_from_environment());
 
+    // ---- Ahead-of-time outputs (implemented in src/frontend/PipelineAOT.cpp).
+    // fn_name defaults to the name of the first output Func; args give the
+    // order of the entry point's arguments (Params, ImageParams); outputs
+    // follow them.
+
+    /** Write filename_prefix.a (object with the runtime-free code) and
+     * filename_prefix.h. */
+    void compile_to_static_library(const std::string &filename_prefix,
+                                   const std::vector<Argument> &args,
+                                   const std::string &fn_name = "",
+                                   const Target &target = get_target_from_environment());
+    /** Write one object file (ELF for Linux targets). */
+    void compile_to_object(const std::string &filename, const std::vector<Argument> &args,
+                           const std::string &fn_name = "",
+                           const Target &target = get_target_from_environment());
+    /** Write the C header declaring the entry points. */
+    void compile_to_header(const std::string &filename, const std::vector<Argument> &args,
+                           const std::string &fn_name = "",
+                           const Target &target = get_target_from_environment());
+    /** Write the target's assembly. */
+    void compile_to_assembly(const std::string &filename, const std::vector<Argument> &args,
+                             const std::string &fn_name = "",
+                             const Target &target = get_target_from_environment());
+    /** Write portable C source with the same entry points as the object. */
+    void compile_to_c(const std::string &filename, const std::vector<Argument> &args,
+                      const std::string &fn_name = "",
+                      const Target &target = get_target_from_environment());
+    /** Write filename_prefix.o and filename_prefix.h. */
+    void compile_to_file(const std::string &filename_prefix, const std::vector<Argument> &args,
+                         const std::string &fn_name = "",
+                         const Target &target = get_target_from_environment());
+
     /** Print the loop nest the schedule produces to stdout. */
     void print_loop_nest();
     /** The loop nest as text. */
