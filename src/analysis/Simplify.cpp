@@ -3,10 +3,14 @@
 
 #include "analysis/Simplify.h"
 
+#include <map>
+#include <set>
+
 #include "analysis/Bounds.h"
 #include "analysis/Simplify_Internal.h"
 #include "ir/IRPrinter.h"
 #include "ir/IRUtil.h"
+#include "ir/IRVisitor.h"
 #include "ir/Substitute.h"
 
 namespace loom {
@@ -85,8 +89,12 @@ Stmt Simplifier::visit(const LetStmt *op) {
     if (is_const_or_var(value)) return mutate(substitute(op->name, value, op->body));
     Stmt body;
     {
+        bool shadows = let_values.contains(op->name);
+        shadowing_bindings += shadows;
         ScopedBinding<ConstBounds> bind(var_bounds, op->name, const_bounds(value));
+        ScopedBinding<Expr> bind_value(let_values, op->name, value);
         body = mutate(op->body);
+        shadowing_bindings -= shadows;
     }
     if (!stmt_uses_var(body, op->name)) return body;
     if (value.same_as(op->value) && body.same_as(op->body)) return op;
@@ -101,8 +109,45 @@ Stmt Simplifier::visit(const AssertStmt *op) {
     return AssertStmt::make(cond, message);
 }
 
+namespace {
+
+class CollectVars : public IRVisitor {
+protected:
+    using IRVisitor::visit;
+    void visit(const Variable *op) override { names.insert(op->name); }
+
+public:
+    std::set<std::string> names;
+};
+
+} // namespace
+
+// Bounds inference writes a loop's extent as (f.max - f.min) + 1 with both
+// ends in lets; when they differ by a constant (an inner loop of a Func
+// computed per point or per vector) the loop runs a constant number of times.
+// Substituting the lets (a few levels deep) shows it, and a loop of one
+// iteration then becomes a let instead of a loop for the code generator.
+Expr Simplifier::extent_through_lets(const Expr &extent) {
+    if (shadowing_bindings > 0) return extent;
+    Expr e = extent;
+    for (int depth = 0; depth < 4; depth++) {
+        CollectVars vars;
+        e.accept(&vars);
+        std::map<std::string, Expr> values;
+        for (const std::string &name : vars.names) {
+            const Expr *v = let_values.find(name);
+            if (v && v->defined()) values[name] = *v;
+        }
+        if (values.empty()) break;
+        e = resimplify(substitute(values, e));
+        if (as_const_int(e)) return e;
+    }
+    return extent;
+}
+
 Stmt Simplifier::visit(const For *op) {
     Expr min = mutate(op->min), extent = mutate(op->extent);
+    if (!as_const_int(extent)) extent = extent_through_lets(extent);
     auto n = as_const_int(extent);
     if (n && *n <= 0) return make_no_op();
     if (n && *n == 1) return mutate(LetStmt::make(op->name, min, op->body));
@@ -116,9 +161,13 @@ Stmt Simplifier::visit(const For *op) {
     Expr last = mutate(Sub::make(Add::make(min, extent), make_one(extent.type())));
     Stmt body;
     {
+        bool shadows = let_values.contains(op->name);
+        shadowing_bindings += shadows;
         ScopedBinding<ConstBounds> bind(var_bounds, op->name, range);
         ScopedBinding<Interval> sym(symbolic_bounds, op->name, Interval(min, last));
+        ScopedBinding<Expr> unknown(let_values, op->name, Expr());
         body = mutate(op->body);
+        shadowing_bindings -= shadows;
     }
     if (is_no_op(body)) return make_no_op();
     if (min.same_as(op->min) && extent.same_as(op->extent) && body.same_as(op->body)) return op;

@@ -62,6 +62,13 @@ public:
     Scope<ConstBounds> var_bounds;
     /** Symbolic loop bounds, for proving conditions of ifs and asserts. */
     Scope<Interval> symbolic_bounds;
+    /** Values of the enclosing LetStmts (undefined for loop variables), so a
+     * loop extent written in terms of lets can be proven constant. */
+    Scope<Expr> let_values;
+    /** How many enclosing bindings reuse a name bound further out; while
+     * any do, let values are not substituted (they could name the wrong one). */
+    int shadowing_bindings = 0;
+    Expr extent_through_lets(const Expr &extent);
     int rewrite_depth = 0;
 
 protected:

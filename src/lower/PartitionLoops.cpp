@@ -92,14 +92,77 @@ std::optional<Linear> linear_in(const Expr &e, const std::string &var) {
     return std::nullopt;
 }
 
-/** A range of the loop variable; undefined ends are unbounded. */
+/** A range of the loop variable; undefined ends are unbounded. When `guard`
+ * is defined the range is empty unless the (loop-invariant) guard holds. */
 struct VarRange {
-    Expr lo, hi;
+    Expr lo, hi, guard;
 };
 
 void intersect(VarRange &r, const VarRange &o) {
     if (o.lo.defined()) r.lo = r.lo.defined() ? max(r.lo, o.lo) : o.lo;
     if (o.hi.defined()) r.hi = r.hi.defined() ? min(r.hi, o.hi) : o.hi;
+    if (o.guard.defined()) r.guard = r.guard.defined() ? And::make(r.guard, o.guard) : o.guard;
+}
+
+bool is_min_or_max(const Expr &e) {
+    return e.as<Min>() || e.as<Max>();
+}
+
+/** Rewrites sums, differences and constant multiples of min/max into a
+ * min/max of sums (min(p, q) + r -> min(p + r, q + r)) so that a condition
+ * `e <= 0` can be split on it. `depth` bounds the growth. */
+Expr hoist_min_max(const Expr &e, int depth) {
+    if (depth <= 0) return e;
+    auto rebuild = [](const Expr &m, const Expr &a, const Expr &b, bool flip) {
+        bool is_min = m.as<Min>() != nullptr;
+        if (flip) is_min = !is_min;
+        return is_min ? Min::make(a, b) : Max::make(a, b);
+    };
+    auto parts = [](const Expr &m) {
+        if (const auto *o = m.as<Min>()) return std::make_pair(o->a, o->b);
+        const auto *o = m.as<Max>();
+        return std::make_pair(o->a, o->b);
+    };
+    if (const auto *op = e.as<Add>()) {
+        Expr a = hoist_min_max(op->a, depth - 1), b = hoist_min_max(op->b, depth - 1);
+        if (is_min_or_max(a)) {
+            auto [p, q] = parts(a);
+            return rebuild(a, hoist_min_max(Add::make(p, b), depth - 1),
+                           hoist_min_max(Add::make(q, b), depth - 1), false);
+        }
+        if (is_min_or_max(b)) {
+            auto [p, q] = parts(b);
+            return rebuild(b, hoist_min_max(Add::make(a, p), depth - 1),
+                           hoist_min_max(Add::make(a, q), depth - 1), false);
+        }
+        return Add::make(a, b);
+    }
+    if (const auto *op = e.as<Sub>()) {
+        Expr a = hoist_min_max(op->a, depth - 1), b = hoist_min_max(op->b, depth - 1);
+        if (is_min_or_max(a)) {
+            auto [p, q] = parts(a);
+            return rebuild(a, hoist_min_max(Sub::make(p, b), depth - 1),
+                           hoist_min_max(Sub::make(q, b), depth - 1), false);
+        }
+        if (is_min_or_max(b)) {
+            auto [p, q] = parts(b);
+            return rebuild(b, hoist_min_max(Sub::make(a, p), depth - 1),
+                           hoist_min_max(Sub::make(a, q), depth - 1), true);
+        }
+        return Sub::make(a, b);
+    }
+    if (const auto *op = e.as<Mul>()) {
+        std::optional<int64_t> c = as_const_int(op->b);
+        if (!c || *c == 0) return e;
+        Expr a = hoist_min_max(op->a, depth - 1);
+        if (is_min_or_max(a)) {
+            auto [p, q] = parts(a);
+            return rebuild(a, hoist_min_max(Mul::make(p, op->b), depth - 1),
+                           hoist_min_max(Mul::make(q, op->b), depth - 1), *c < 0);
+        }
+        return Mul::make(a, op->b);
+    }
+    return e;
 }
 
 /** Finds the likely() hints of one loop's body, each with the range of the
@@ -117,27 +180,65 @@ class FindHints : public IRVisitor {
 
     Expr inline_lets(const Expr &e) const { return lets.empty() ? e : substitute(lets, e); }
 
+    /** The largest value of `e` over the inner loops, or undefined. */
+    Expr max_over_inner_loops(const Expr &e) const {
+        std::set<std::string> inner;
+        for (const auto &l : loops) inner.insert(l.first);
+        if (!expr_uses_vars(e, inner)) return e;
+        Scope<Interval> scope;
+        for (const auto &l : loops) scope.push(l.first, l.second);
+        Expr m = bounds_of_expr_in_scope(e, scope).max;
+        if (!m.defined() || expr_uses_vars(m, inner)) return Expr();
+        return m;
+    }
+
+    /** A range where `e <= 0` holds for every value of the inner loops. A
+     * min/max of terms is split: min(p, q) <= 0 holds where p <= 0 (the
+     * operand that depends on the loop variable is preferred), max(p, q) <= 0
+     * where both hold. A term free of the loop variable becomes a guard. */
+    std::optional<VarRange> solve_nonpositive(const Expr &e, int depth) const {
+        if (const auto *m = e.as<Min>()) {
+            if (depth <= 0) return std::nullopt;
+            Expr first = m->a, second = m->b;
+            if (!expr_uses_var(first, var)) std::swap(first, second);
+            if (auto r = solve_nonpositive(first, depth - 1)) return r;
+            return solve_nonpositive(second, depth - 1);
+        }
+        if (const auto *m = e.as<Max>()) {
+            if (depth <= 0) return std::nullopt;
+            auto a = solve_nonpositive(m->a, depth - 1), b = solve_nonpositive(m->b, depth - 1);
+            if (!a || !b) return std::nullopt;
+            intersect(*a, *b);
+            return a;
+        }
+        auto lin = linear_in(e, var);
+        if (!lin) return std::nullopt;
+        Expr rest = simplify(lin->rest);
+        if (expr_uses_var(rest, var)) return std::nullopt;
+        rest = max_over_inner_loops(rest);
+        if (!rest.defined() || expr_uses_var(rest, var)) return std::nullopt;
+        rest = as_int32(rest);
+        if (lin->coeff == 0) {
+            VarRange r;
+            r.guard = simplify(LE::make(rest, make_zero(Int(32))));
+            return r;
+        }
+        // coeff * var + rest <= 0
+        Expr c = make_const(Int(32), lin->coeff > 0 ? lin->coeff : -lin->coeff);
+        if (lin->coeff > 0) return VarRange{Expr(), div(sub(make_zero(Int(32)), rest), c), Expr()};
+        return VarRange{div(add(rest, sub(c, 1)), c), Expr(), Expr()};
+    }
+
     /** The range where `a <= b` holds for every value of the inner loops. */
     std::optional<VarRange> solve_le(const Expr &a, const Expr &b) const {
         if (!a.type().is_int() || a.type().lanes != 1 || a.type().bits > 32) return std::nullopt;
-        auto lin = linear_in(simplify(sub(a, b)), var);
-        if (!lin || lin->coeff == 0) return std::nullopt;
-        Expr rest = simplify(lin->rest);
-        std::set<std::string> inner;
-        for (const auto &l : loops) inner.insert(l.first);
-        if (expr_uses_vars(rest, inner)) {
-            Scope<Interval> scope;
-            for (const auto &l : loops) scope.push(l.first, l.second);
-            rest = bounds_of_expr_in_scope(rest, scope).max;
-            if (!rest.defined() || expr_uses_var(rest, var) || expr_uses_vars(rest, inner))
-                return std::nullopt;
-        }
-        if (expr_uses_var(rest, var)) return std::nullopt;
-        // coeff * var + rest <= 0
-        Expr c = make_const(Int(32), lin->coeff > 0 ? lin->coeff : -lin->coeff);
-        rest = as_int32(rest);
-        if (lin->coeff > 0) return VarRange{Expr(), div(sub(make_zero(Int(32)), rest), c)};
-        return VarRange{div(add(rest, sub(c, 1)), c), Expr()};
+        Expr e = simplify(sub(a, b));
+        if (!expr_uses_var(e, var)) return std::nullopt;
+        auto r = solve_nonpositive(e, 0);
+        if (r && (r->lo.defined() || r->hi.defined())) return r;
+        r = solve_nonpositive(simplify(hoist_min_max(e, 8)), 6);
+        if (!r || (!r->lo.defined() && !r->hi.defined())) return std::nullopt;
+        return r;
     }
 
     std::optional<VarRange> solve(const Expr &cond) const {
@@ -169,7 +270,7 @@ class FindHints : public IRVisitor {
         if (!h.ok) return;
         VarRange range;
         for (const Expr &c : conds) {
-            auto r = solve(simplify(inline_lets(StripLikely().mutate(c))));
+            auto r = solve(simplify(StripLikely().mutate(inline_lets(c))));
             if (!r) {
                 h.ok = false;
                 return;
@@ -282,15 +383,21 @@ protected:
         }
         if (replacements.empty()) return IRMutator::visit(op);
 
-        Stmt body = mutate(op->body);
+        // Inner loops are partitioned only in the steady state: the prologue
+        // and epilogue run a few iterations, and partitioning them too would
+        // multiply the code (and the JIT's compile time) for no gain.
+        Stmt body = StripLikely().mutate(op->body);
         Stmt steady_body = mutate(simplify(ApplyHints(replacements).mutate(op->body)));
 
         std::string base = unique_name(op->name);
         Expr loop_min = int_var(base + ".loop_min"), loop_end = int_var(base + ".loop_end");
         Expr steady_min = int_var(base + ".steady_min"), steady_end = int_var(base + ".steady_end");
+        if (steady.guard.defined() && !steady.hi.defined()) steady.hi = sub(loop_end, 1);
         Expr lo = steady.lo.defined() ? min(max(steady.lo, loop_min), loop_end) : loop_min;
         Expr hi =
             steady.hi.defined() ? min(max(add(steady.hi, 1), steady_min), loop_end) : loop_end;
+        // A failed guard leaves the steady state empty.
+        if (steady.guard.defined()) hi = Select::make(steady.guard, hi, steady_min);
         auto loop = [&](const Expr &from, const Expr &to, const Stmt &b) {
             return For::make(op->name, from, sub(to, from), op->for_type, op->device_api, b);
         };

@@ -1,7 +1,8 @@
 // perf_scheduling: scheduling benchmarks: Halide's 3x3 box blur (uint16, 6400x4800) and an
 // unsharp mask (planar float RGB, 3840x2160), each with its CPU schedule.
-// Prints the median run time of N runs (default 20, argv[1]), the JIT compile
-// time (median of 3 fresh pipelines) and a memcpy of the output's bytes as the
+// Prints the median run time (wall and process CPU) of N runs (default 20,
+// argv[1]; Loom and Halide runs alternate so both see the same machine load),
+// the JIT compile time (median of 3 fresh pipelines) and a memcpy of the output's bytes as the
 // memory-bandwidth reference, all measured in this run. Each output is checked
 // once against plain C++. Built with LOOM_WITH_HALIDE, the same pipelines are
 // also built against Halide 14 in this process and Loom/Halide ratios printed.
@@ -18,6 +19,7 @@
 #include <ctime>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -57,15 +59,25 @@ double median(std::vector<double> v) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+// Process CPU time (all threads): on a loaded machine the wall time of a
+// parallel run depends on what else runs; the work done does not.
+double process_cpu_ms() {
+    timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
+}
+
 struct Result {
     bool ok = false;
-    double run_ms = 0, run_min_ms = 0, compile_ms = 0, compile_cpu_ms = 0;
+    double run_ms = 0, run_min_ms = 0, run_cpu_ms = 0, compile_ms = 0, compile_cpu_ms = 0;
     std::string error;
+    std::function<void()> run; // one realization of the compiled pipeline
+    std::vector<double> times, cpu_times;
 };
 
 // Compile time: median over 3 fresh pipelines (fresh Funcs, nothing cached).
-// Run time: median of `runs` realizations after one warm-up run.
-template <typename Pipe, typename In, typename Out> Result bench(In in, Out out, int runs) {
+// Then one more pipeline is compiled and run once (warm-up); time_runs() times it.
+template <typename Pipe, typename In, typename Out> Result prepare(In in, Out out) {
     Result r;
     try {
         std::vector<double> compiles, cpu;
@@ -82,24 +94,43 @@ template <typename Pipe, typename In, typename Out> Result bench(In in, Out out,
         r.compile_ms = median(compiles);
         r.compile_cpu_ms = median(cpu);
 
-        Pipe p;
-        p.input.set(in);
-        auto f = p.output();
+        auto p = std::make_shared<Pipe>();
+        p->input.set(in);
+        auto f = p->output();
         f.compile_jit();
         f.realize(out);
-        std::vector<double> times;
-        for (int i = 0; i < runs; i++) {
-            auto t0 = Clock::now();
-            f.realize(out);
-            times.push_back(ms_since(t0));
-        }
-        r.run_ms = median(times);
-        r.run_min_ms = *std::min_element(times.begin(), times.end());
+        r.run = [p, f, out]() mutable { f.realize(out); };
         r.ok = true;
     } catch (const std::exception &e) {
         r.error = e.what();
     }
     return r;
+}
+
+// Runs the sides in turn, `runs` times each, so that both see the same
+// machine load; records the median wall and process CPU time of each.
+void time_runs(const std::vector<Result *> &sides, int runs) {
+    for (int i = 0; i < runs; i++) {
+        for (Result *r : sides) {
+            if (!r->ok) continue;
+            try {
+                double c0 = process_cpu_ms();
+                auto t0 = Clock::now();
+                r->run();
+                r->times.push_back(ms_since(t0));
+                r->cpu_times.push_back(process_cpu_ms() - c0);
+            } catch (const std::exception &e) {
+                r->ok = false;
+                r->error = e.what();
+            }
+        }
+    }
+    for (Result *r : sides) {
+        if (!r->ok) continue;
+        r->run_ms = median(r->times);
+        r->run_min_ms = *std::min_element(r->times.begin(), r->times.end());
+        r->run_cpu_ms = median(r->cpu_times);
+    }
 }
 
 double memcpy_ms(const void *src, size_t bytes, int runs) {
@@ -121,16 +152,17 @@ void print_result(const char *who, const Result &r, const std::string &check) {
         std::printf("  %-7s FAILED: %s\n", who, r.error.c_str());
         return;
     }
-    std::printf("  %-7s run: median %8.3f ms (min %8.3f)   jit compile: %7.1f ms (cpu %7.1f ms)"
-                "   %s\n",
-                who, r.run_ms, r.run_min_ms, r.compile_ms, r.compile_cpu_ms, check.c_str());
+    std::printf("  %-7s run: median %8.3f ms (min %8.3f, cpu %8.3f)   jit compile: %7.1f ms "
+                "(cpu %7.1f ms)   %s\n",
+                who, r.run_ms, r.run_min_ms, r.run_cpu_ms, r.compile_ms, r.compile_cpu_ms,
+                check.c_str());
 }
 
 #ifdef LOOM_WITH_HALIDE
 void print_ratio(const Result &a, const Result &b) {
     if (!a.ok || !b.ok) return;
-    std::printf("  loom/halide: run time %.2fx, compile time %.2fx (cpu %.2fx)\n",
-                a.run_ms / b.run_ms, a.compile_ms / b.compile_ms,
+    std::printf("  loom/halide: run time %.2fx (cpu %.2fx), compile time %.2fx (cpu %.2fx)\n",
+                a.run_ms / b.run_ms, a.run_cpu_ms / b.run_cpu_ms, a.compile_ms / b.compile_ms,
                 a.compile_cpu_ms / b.compile_cpu_ms);
 }
 #endif
@@ -169,14 +201,19 @@ void run_blur(int runs) {
                 memcpy_ms(in.data(), size_t(w) * h * 2, runs));
 
     std::vector<uint16_t> out_l(size_t(w) * size_t(h));
-    Result rl = bench<loom_side::BlurPipeline>(loom::Buffer<uint16_t>(in.data(), {w + 2, h + 2}),
-                                               loom::Buffer<uint16_t>(out_l.data(), {w, h}), runs);
-    print_result("loom", rl, rl.ok ? check_blur(in, out_l, w, h) : "");
+    Result rl = prepare<loom_side::BlurPipeline>(loom::Buffer<uint16_t>(in.data(), {w + 2, h + 2}),
+                                                 loom::Buffer<uint16_t>(out_l.data(), {w, h}));
 #ifdef LOOM_WITH_HALIDE
     std::vector<uint16_t> out_h(size_t(w) * size_t(h));
     Result rh =
-        bench<halide_side::BlurPipeline>(Halide::Buffer<uint16_t>(in.data(), {w + 2, h + 2}),
-                                         Halide::Buffer<uint16_t>(out_h.data(), {w, h}), runs);
+        prepare<halide_side::BlurPipeline>(Halide::Buffer<uint16_t>(in.data(), {w + 2, h + 2}),
+                                           Halide::Buffer<uint16_t>(out_h.data(), {w, h}));
+    time_runs({&rl, &rh}, runs);
+#else
+    time_runs({&rl}, runs);
+#endif
+    print_result("loom", rl, rl.ok ? check_blur(in, out_l, w, h) : "");
+#ifdef LOOM_WITH_HALIDE
     print_result("halide", rh, rh.ok ? check_blur(in, out_h, w, h) : "");
     print_ratio(rl, rh);
 #endif
@@ -234,15 +271,19 @@ void run_unsharp(int runs) {
                 memcpy_ms(in.data(), bytes, runs));
 
     std::vector<float> out_l(in.size());
-    Result rl =
-        bench<loom_side::UnsharpPipeline>(loom::Buffer<float>(in.data(), {w, h, 3}),
-                                          loom::Buffer<float>(out_l.data(), {w, h, 3}), runs);
-    print_result("loom", rl, rl.ok ? check_unsharp(in, out_l, w, h) : "");
+    Result rl = prepare<loom_side::UnsharpPipeline>(loom::Buffer<float>(in.data(), {w, h, 3}),
+                                                    loom::Buffer<float>(out_l.data(), {w, h, 3}));
 #ifdef LOOM_WITH_HALIDE
     std::vector<float> out_h(in.size());
     Result rh =
-        bench<halide_side::UnsharpPipeline>(Halide::Buffer<float>(in.data(), {w, h, 3}),
-                                            Halide::Buffer<float>(out_h.data(), {w, h, 3}), runs);
+        prepare<halide_side::UnsharpPipeline>(Halide::Buffer<float>(in.data(), {w, h, 3}),
+                                              Halide::Buffer<float>(out_h.data(), {w, h, 3}));
+    time_runs({&rl, &rh}, runs);
+#else
+    time_runs({&rl}, runs);
+#endif
+    print_result("loom", rl, rl.ok ? check_unsharp(in, out_l, w, h) : "");
+#ifdef LOOM_WITH_HALIDE
     print_result("halide", rh, rh.ok ? check_unsharp(in, out_h, w, h) : "");
     print_ratio(rl, rh);
 #endif

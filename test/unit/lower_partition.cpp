@@ -157,6 +157,50 @@ TEST_CASE("partition_loops resolves GuardWithIf tails over inner loops", "[parti
     }
 }
 
+TEST_CASE("partition_loops sees through the min of a ShiftInwards split", "[partition]") {
+    // A vectorized, ShiftInwards-split x over a clamped (repeat_edge) input:
+    // for xo in [0, (n + 7) / 8): for xi in [0, 8):
+    //   let xx = min(xo * 8, n - 8) + xi + a
+    //   out[xx - a] = clamp(likely(xx - 2), 0, w - 1) + clamp(likely(xx + 2), 0, w - 1) * 100
+    // The steady state of xo must hold no clamp, and every store must match.
+    Expr xo = v("xo"), xi = v("xi"), xx = v("xx"), a = v("a"), n = v("n"), w = v("w");
+    Expr value = Add::make(clamp_likely(Sub::make(xx, 2), 0, Sub::make(w, 1)),
+                           Mul::make(clamp_likely(Add::make(xx, 2), 0, Sub::make(w, 1)), 100));
+    Stmt body = store("out", value, Sub::make(xx, a));
+    body = LetStmt::make(
+        "xx", Add::make(Add::make(Min::make(Mul::make(xo, 8), Sub::make(n, 8)), xi), a), body);
+    body = For::make("xi", 0, 8, ForType::Serial, DeviceAPI::None, body);
+    Stmt loop =
+        For::make("xo", 0, Div::make(Add::make(n, 7), 8), ForType::Serial, DeviceAPI::None, body);
+    Stmt parted = partition_loops(loop);
+    INFO(parted);
+    bool steady_found = false;
+    for (const For *f : find_nodes<For>(parted, [](const For *f) { return f->name == "xo"; })) {
+        // Only the split's own min may stay.
+        steady_found = steady_found ||
+                       (find_nodes<Min>(f->body).size() == 1 && find_nodes<Max>(f->body).empty());
+    }
+    CHECK(steady_found);
+
+    for (int av : {-3, 0, 2}) {
+        for (int nv : {8, 9, 15, 16, 41}) {
+            for (int wv : {0, 3, 8, 20, 60}) {
+                StmtRunner ref, got;
+                for (StmtRunner *r : {&ref, &got}) {
+                    r->interp.set("a", ScalarValue::make_int(Int(32), av));
+                    r->interp.set("n", ScalarValue::make_int(Int(32), nv));
+                    r->interp.set("w", ScalarValue::make_int(Int(32), wv));
+                }
+                ref.run(loop);
+                got.run(parted);
+                INFO("a " << av << " n " << nv << " w " << wv);
+                CHECK(ref.stores == got.stores);
+                CHECK(ref.iterations == got.iterations);
+            }
+        }
+    }
+}
+
 TEST_CASE("partition_loops leaves loops without usable hints alone", "[partition]") {
     // A hint that does not depend on the loop, and one that is not linear.
     Expr x = v("x"), w = v("w");

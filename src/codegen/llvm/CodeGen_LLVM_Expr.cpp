@@ -100,19 +100,38 @@ void CodeGen_LLVM::visit(const Variable *op) {
     value = sym_get(op->name);
 }
 
+namespace {
+
+// Signed 32- and 64-bit overflow is undefined in Loom (the simplifier relies
+// on it too), so their arithmetic is emitted `nsw`. That lets LLVM fold the
+// sign extension of an index into the address (one sext per row instead of
+// one per load) and spares ScalarEvolution long sext chains at compile time.
+// Narrower and unsigned types wrap.
+bool overflow_is_undefined(Type t) {
+    return t.is_int() && t.bits >= 32;
+}
+
+} // namespace
+
 void CodeGen_LLVM::visit(const Add *op) {
     llvm::Value *a = codegen(op->a), *b = codegen(op->b);
-    value = op->type.is_float() ? builder->CreateFAdd(a, b) : builder->CreateAdd(a, b);
+    value = op->type.is_float()
+                ? builder->CreateFAdd(a, b)
+                : builder->CreateAdd(a, b, "", false, overflow_is_undefined(op->type));
 }
 
 void CodeGen_LLVM::visit(const Sub *op) {
     llvm::Value *a = codegen(op->a), *b = codegen(op->b);
-    value = op->type.is_float() ? builder->CreateFSub(a, b) : builder->CreateSub(a, b);
+    value = op->type.is_float()
+                ? builder->CreateFSub(a, b)
+                : builder->CreateSub(a, b, "", false, overflow_is_undefined(op->type));
 }
 
 void CodeGen_LLVM::visit(const Mul *op) {
     llvm::Value *a = codegen(op->a), *b = codegen(op->b);
-    value = op->type.is_float() ? builder->CreateFMul(a, b) : builder->CreateMul(a, b);
+    value = op->type.is_float()
+                ? builder->CreateFMul(a, b)
+                : builder->CreateMul(a, b, "", false, overflow_is_undefined(op->type));
 }
 
 llvm::Value *CodeGen_LLVM::euclidean_div(llvm::Value *a, llvm::Value *b, Type t,
