@@ -14,31 +14,65 @@
 #include "loom/Function.h"
 #include "loom/ImageParam.h"
 #include "loom/Pipeline.h"
+#include "loom/RDom.h"
 #include "loom/Realization.h"
 #include "loom/Schedule.h"
 #include "loom/Stage.h"
 #include "loom/Target.h"
+#include "loom/Tuple.h"
 #include "loom/Var.h"
 
 namespace loom {
 
-/** f(args) on either side of a definition: assigning defines f, reading
- * converts to a call of f. */
+/** A value that leaves a tuple element of an update definition unchanged:
+ * f(x) = Tuple(undef<int>(), f(x)[1] + 1). */
+Expr undef(Type t);
+template <typename T> Expr undef() {
+    return undef(type_of<T>());
+}
+
+/** f(args) on either side of a definition: assigning defines f (the pure
+ * definition when f is undefined and args are distinct Vars, an update
+ * otherwise), reading converts to a call of f. */
 class FuncRef {
     Internal::Function func_;
     std::vector<Expr> args_;
+
+    enum class UpdateOp { Add, Sub, Mul, Div };
+    FuncRef &update(const Tuple &e, UpdateOp op);
+    void define(const std::vector<Expr> &values);
 
 public:
     FuncRef(const Internal::Function &f, std::vector<Expr> args)
         : func_(f), args_(std::move(args)) {}
 
-    /** Define the Func: f(x, y) = value. */
+    /** Define the Func: f(x, y) = value (pure), f(e0, e1) = value (update). */
     FuncRef &operator=(const Expr &value);
-    FuncRef &operator=(const FuncRef &other) { return *this = Expr(other); }
+    FuncRef &operator=(const Tuple &values);
+    FuncRef &operator=(const FuncRef &other);
     FuncRef(const FuncRef &) = default;
 
-    /** A call of the Func at these coordinates. */
+    /** Update definitions f(args) = f(args) op e. On a Func with no
+     * definition yet, first define it as 0 (+=, -=) or 1 (*=, /=) everywhere. */
+    FuncRef &operator+=(const Expr &e) { return update(Tuple({e}), UpdateOp::Add); }
+    FuncRef &operator-=(const Expr &e) { return update(Tuple({e}), UpdateOp::Sub); }
+    FuncRef &operator*=(const Expr &e) { return update(Tuple({e}), UpdateOp::Mul); }
+    FuncRef &operator/=(const Expr &e) { return update(Tuple({e}), UpdateOp::Div); }
+    FuncRef &operator+=(const Tuple &e) { return update(e, UpdateOp::Add); }
+    FuncRef &operator-=(const Tuple &e) { return update(e, UpdateOp::Sub); }
+    FuncRef &operator*=(const Tuple &e) { return update(e, UpdateOp::Mul); }
+    FuncRef &operator/=(const Tuple &e) { return update(e, UpdateOp::Div); }
+    FuncRef &operator+=(const FuncRef &e) { return update(Tuple(e), UpdateOp::Add); }
+    FuncRef &operator-=(const FuncRef &e) { return update(Tuple(e), UpdateOp::Sub); }
+    FuncRef &operator*=(const FuncRef &e) { return update(Tuple(e), UpdateOp::Mul); }
+    FuncRef &operator/=(const FuncRef &e) { return update(Tuple(e), UpdateOp::Div); }
+
+    /** A call of the Func at these coordinates (single-valued Funcs). */
     operator Expr() const;
+    /** Element i of a Tuple-valued Func at these coordinates. */
+    Expr operator[](int i) const;
+    /** Every element, as a Tuple (also fine for single-valued Funcs). */
+    operator Tuple() const;
 
     const std::vector<Expr> &arguments() const { return args_; }
     const Internal::Function &function() const { return func_; }
@@ -124,6 +158,19 @@ public:
 
     /** The Stage of update definition i. */
     Stage update(int i = 0);
+    /** Number of update definitions. */
+    int num_update_definitions() const;
+    bool has_update_definition() const { return func_.has_update_definition(); }
+    /** The left-hand side and values of update i. */
+    std::vector<Expr> update_args(int i = 0) const;
+    Expr update_value(int i = 0) const;
+    Tuple update_values(int i = 0) const;
+
+    /** Split the reduction of update 0 (see Stage::rfactor). */
+    Func rfactor(std::vector<std::pair<RVar, Var>> preserved);
+    Func rfactor(const RVar &r, const Var &v);
+    /** Update 0 uses atomic read-modify-writes, so it may run in parallel over RVars. */
+    Func &atomic();
 
     Func &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner,
                 const Expr &factor, TailStrategy tail = TailStrategy::Auto);
@@ -173,9 +220,11 @@ public:
 
     Func &compute_root();
     Func &compute_at(const Func &f, const Var &var);
+    Func &compute_at(const Func &f, const RVar &var);
     Func &compute_at(LoopLevel level);
     Func &store_root();
     Func &store_at(const Func &f, const Var &var);
+    Func &store_at(const Func &f, const RVar &var);
     Func &store_at(LoopLevel level);
     Func &compute_inline();
 

@@ -9,6 +9,7 @@
 
 #include "loom/Expr.h"
 #include "loom/Parameter.h"
+#include "loom/Reduction.h"
 #include "loom/Schedule.h"
 
 namespace loom {
@@ -19,6 +20,13 @@ struct Definition {
     std::vector<Expr> args;   // left-hand side coordinates (Variables for the pure definition)
     std::vector<Expr> values; // one per tuple element
     StageSchedule schedule;
+    /** Update definitions: the reduction domain's variables (innermost
+     * first) and its where() conditions, copied when the update was defined. */
+    std::vector<ReductionVariable> rvars;
+    std::vector<Expr> predicates;
+    /** atomic(): concurrent iterations update the Func with atomic
+     * read-modify-write operations, so parallel loops over RVars are legal. */
+    bool atomic = false;
 };
 
 struct FunctionContents : RefCounted {
@@ -39,46 +47,62 @@ struct FunctionContents : RefCounted {
 /** A fresh value for FunctionContents::version. */
 uint64_t next_function_version();
 
-/** A handle to the shared state of a Func; Call nodes point at it. */
+/** A handle to the shared state of a Func; Call nodes point at it. A Func's
+ * own definitions call it through a weak handle (weak()), so a
+ * self-referencing update is not a reference cycle: the definitions live in
+ * the contents, so a weak call inside them never outlives its target. */
 class Function {
-    IntrusivePtr<FunctionContents> contents;
+    IntrusivePtr<FunctionContents> strong_;
+    FunctionContents *weak_ = nullptr;
+    FunctionContents *ptr() const { return strong_.defined() ? strong_.get() : weak_; }
 
 public:
     Function() = default;
     explicit Function(const std::string &name);
 
-    bool defined() const { return contents.defined(); }
+    bool defined() const { return ptr() != nullptr; }
     /** Has a pure definition been given? */
-    bool has_pure_definition() const {
-        return contents.defined() && !contents->init.values.empty();
+    bool has_pure_definition() const { return defined() && !ptr()->init.values.empty(); }
+    /** A handle that does not keep the Func alive (for self-references). */
+    Function weak() const {
+        Function f;
+        f.weak_ = ptr();
+        return f;
     }
+    bool is_weak() const { return !strong_.defined() && weak_; }
 
-    const std::string &name() const { return contents->name; }
-    const std::vector<std::string> &args() const { return contents->args; }
-    int dimensions() const { return int(contents->args.size()); }
-    const std::vector<Type> &output_types() const { return contents->output_types; }
-    int outputs() const { return int(contents->output_types.size()); }
-    const std::vector<Expr> &values() const { return contents->init.values; }
+    const std::string &name() const { return ptr()->name; }
+    const std::vector<std::string> &args() const { return ptr()->args; }
+    int dimensions() const { return int(ptr()->args.size()); }
+    const std::vector<Type> &output_types() const { return ptr()->output_types; }
+    int outputs() const { return int(ptr()->output_types.size()); }
+    const std::vector<Expr> &values() const { return ptr()->init.values; }
 
     /** Give the pure definition f(args) = values. Throws CompileError when
      * redefined, when args are not distinct Vars, or when values use free Vars. */
     void define(const std::vector<std::string> &args, const std::vector<Expr> &values);
+    /** Add an update definition f(args) = values. Throws CompileError when
+     * the Func has no pure definition, the arity or types differ, a free Var
+     * is not a pure argument in its own position, or several RDoms are used. */
+    void define_update(const std::vector<Expr> &args, const std::vector<Expr> &values);
+    /** Has at least one update definition been given? */
+    bool has_update_definition() const { return defined() && !ptr()->updates.empty(); }
 
-    Definition &definition() { return contents->init; }
-    const Definition &definition() const { return contents->init; }
-    std::vector<Definition> &updates() { return contents->updates; }
-    const std::vector<Definition> &updates() const { return contents->updates; }
-    FuncSchedule &schedule() { return contents->schedule; }
-    const FuncSchedule &schedule() const { return contents->schedule; }
+    Definition &definition() { return ptr()->init; }
+    const Definition &definition() const { return ptr()->init; }
+    std::vector<Definition> &updates() { return ptr()->updates; }
+    const std::vector<Definition> &updates() const { return ptr()->updates; }
+    FuncSchedule &schedule() { return ptr()->schedule; }
+    const FuncSchedule &schedule() const { return ptr()->schedule; }
 
-    uint64_t version() const { return contents->version; }
+    uint64_t version() const { return ptr()->version; }
     /** Record a change to the definition or schedule (invalidates compiled pipelines). */
-    void invalidate_cache() { contents->version = next_function_version(); }
-    const std::vector<Parameter> &output_buffers() const { return contents->output_buffers; }
+    void invalidate_cache() { ptr()->version = next_function_version(); }
+    const std::vector<Parameter> &output_buffers() const { return ptr()->output_buffers; }
 
-    bool same_as(const Function &o) const { return contents.get() == o.contents.get(); }
-    FunctionContents *get() const { return contents.get(); }
-    bool operator<(const Function &o) const { return contents.get() < o.contents.get(); }
+    bool same_as(const Function &o) const { return ptr() == o.ptr(); }
+    FunctionContents *get() const { return ptr(); }
+    bool operator<(const Function &o) const { return ptr() < o.ptr(); }
 };
 
 } // namespace Internal

@@ -10,19 +10,23 @@
 
 #include "loom/Expr.h"
 #include "loom/Function.h"
+#include "loom/RDom.h"
 #include "loom/Schedule.h"
 #include "loom/Var.h"
 
 namespace loom {
 
-/** A loop variable named in a schedule. Today only Vars name loops; RVars
- * will convert to this too once reductions exist. */
+class Func;
+
+/** A loop variable named in a schedule: a Var, an RVar, or a 1-D RDom. */
 class VarOrRVar {
     std::string name_;
     bool is_rvar_ = false;
 
 public:
-    VarOrRVar(const Var &v) : name_(v.name()) {} // NOLINT: implicit on purpose
+    VarOrRVar(const Var &v) : name_(v.name()) {}                  // NOLINT: implicit on purpose
+    VarOrRVar(const RVar &r) : name_(r.name()), is_rvar_(true) {} // NOLINT
+    VarOrRVar(const RDom &r) : VarOrRVar(RVar(r)) {}              // NOLINT
     VarOrRVar(const std::string &name, bool is_rvar) : name_(name), is_rvar_(is_rvar) {}
     const std::string &name() const { return name_; }
     bool is_rvar() const { return is_rvar_; }
@@ -88,6 +92,19 @@ public:
     Stage specialize(const Expr &condition);
     /** When no earlier specialization applies, fail at run time with message. */
     void specialize_fail(const std::string &message);
+
+    /** Let iterations of this update run concurrently (parallel or
+     * vectorized RVars) by making each read-modify-write of the Func atomic. */
+    Stage &atomic();
+
+    /** Split an associative, commutative reduction (+, *, min, max, &&, ||,
+     * argmin/argmax tuples): each RVar r in `preserved` becomes the pure Var
+     * v of a new intermediate Func computing partial results over the other
+     * RVars; this stage then combines the partial results over the
+     * preserved RVars. Returns the intermediate Func (schedule it, e.g.
+     * parallel over v). CompileError if the update is not such a reduction. */
+    Func rfactor(std::vector<std::pair<RVar, Var>> preserved);
+    Func rfactor(const RVar &r, const Var &v);
 };
 
 } // namespace loom

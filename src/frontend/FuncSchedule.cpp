@@ -284,6 +284,24 @@ Func &Func::compute_at(const Func &f, const Var &var) {
     return compute_at(level_at(func_, f, var, "compute_at"));
 }
 
+Func &Func::compute_at(const Func &f, const RVar &var) {
+    require_definition(func_, "compute_at");
+    if (!f.defined())
+        user_error("compute_at(" << f.name() << ", " << var.name() << ") of Func " << name()
+                                 << ": Func " << f.name()
+                                 << " has no definition, so it has no loops");
+    return compute_at(LoopLevel(f.name(), var.name()));
+}
+
+Func &Func::store_at(const Func &f, const RVar &var) {
+    require_definition(func_, "store_at");
+    if (!f.defined())
+        user_error("store_at(" << f.name() << ", " << var.name() << ") of Func " << name()
+                               << ": Func " << f.name()
+                               << " has no definition, so it has no loops");
+    return store_at(LoopLevel(f.name(), var.name()));
+}
+
 Func &Func::compute_at(LoopLevel level) {
     require_definition(func_, "compute_at");
     check_level(func_, level, "compute_at");
@@ -313,6 +331,9 @@ Func &Func::store_at(LoopLevel level) {
 }
 
 Func &Func::compute_inline() {
+    if (func_.has_update_definition())
+        user_error("Func " << name() << " has update definitions and cannot be inlined; "
+                           << "compute it at root (the default) or at a loop of a consumer");
     FuncSchedule &s = modify(func_, "compute_inline");
     s.compute_level = LoopLevel::inlined();
     s.store_level = LoopLevel::inlined();

@@ -2,11 +2,13 @@
 
 #include "loom/Function.h"
 
+#include <algorithm>
 #include <atomic>
 #include <set>
 
 #include "ir/Error.h"
 #include "ir/IR.h"
+#include "ir/IRMutator.h"
 #include "ir/IRUtil.h"
 
 namespace loom {
@@ -18,9 +20,9 @@ uint64_t next_function_version() {
 }
 
 Function::Function(const std::string &name) {
-    contents = new FunctionContents;
-    contents->name = name;
-    contents->version = next_function_version();
+    strong_ = new FunctionContents;
+    strong_->name = name;
+    strong_->version = next_function_version();
 }
 
 namespace {
@@ -39,6 +41,11 @@ void check_free_variables(const std::string &func, const std::vector<std::string
         if (n->node_type != IRNodeType::Variable) return;
         const auto *v = static_cast<const Variable *>(n);
         if (v->param.defined() || v->image.defined() || arg_set.count(v->name)) return;
+        if (v->reduction_domain.defined())
+            user_error("The pure definition of Func "
+                       << func << " uses the RVar " << v->name
+                       << "; reduction domains belong in update definitions (e.g. " << func
+                       << "(x) = 0; " << func << "(x) += g(x, r);)");
         user_error("The definition of Func " << func << " uses Var " << v->name
                                              << ", which is not one of its arguments ("
                                              << list_names(args) << ")");
@@ -49,12 +56,12 @@ void check_free_variables(const std::string &func, const std::vector<std::string
 
 void Function::define(const std::vector<std::string> &args, const std::vector<Expr> &values) {
     internal_assert(defined(), "define of an undefined Function");
-    const std::string &fname = contents->name;
+    const std::string &fname = ptr()->name;
     if (has_pure_definition())
         user_error(
             "Func " << fname
                     << " is already defined; a Func has one pure definition (with arguments ("
-                    << list_names(contents->args) << "))");
+                    << list_names(ptr()->args) << "))");
     if (values.empty()) user_error("Func " << fname << " is defined with no values");
     std::set<std::string> seen;
     for (const auto &a : args) {
@@ -71,12 +78,21 @@ void Function::define(const std::vector<std::string> &args, const std::vector<Ex
             user_error("Func " << fname << " is defined with a vector value of type "
                                << type_to_string(v.type()));
         check_free_variables(fname, args, v);
+        visit_all(v, [&](const IRNode *n) {
+            const auto *c =
+                n->node_type == IRNodeType::Call ? static_cast<const Call *>(n) : nullptr;
+            if (c && c->is_intrinsic(Intrinsic::undef))
+                user_error("The pure definition of Func "
+                           << fname
+                           << " uses undef(); undef() may only stand for a whole value "
+                              "of an update definition");
+        });
     }
 
-    contents->args = args;
-    contents->output_types.clear();
-    for (const auto &v : values) contents->output_types.push_back(v.type());
-    Definition &def = contents->init;
+    ptr()->args = args;
+    ptr()->output_types.clear();
+    for (const auto &v : values) ptr()->output_types.push_back(v.type());
+    Definition &def = ptr()->init;
     def.args.clear();
     for (const auto &a : args) def.args.push_back(Variable::make(Int(32), a));
     def.values = values;
@@ -84,11 +100,166 @@ void Function::define(const std::vector<std::string> &args, const std::vector<Ex
     for (const auto &a : args)
         def.schedule.dims.push_back(Dim{a, ForType::Serial, DeviceAPI::None, false});
 
-    contents->output_buffers.clear();
+    ptr()->output_buffers.clear();
     for (size_t i = 0; i < values.size(); i++) {
         std::string name = values.size() == 1 ? fname : fname + "." + std::to_string(i);
-        contents->output_buffers.emplace_back(values[i].type(), true, int(args.size()), name);
+        ptr()->output_buffers.emplace_back(values[i].type(), true, int(args.size()), name);
     }
+    invalidate_cache();
+}
+
+namespace {
+
+/** Calls of the Func itself through a weak handle (see Function::weak()). */
+class WeakenSelfCalls : public IRMutator {
+    const Function &self;
+
+protected:
+    using IRMutator::visit;
+    Expr visit(const Call *op) override {
+        Expr e = IRMutator::visit(op);
+        const Call *c = e.as<Call>();
+        if (!c || c->call_type != Call::Loom || !c->func.same_as(self) || c->func.is_weak())
+            return e;
+        auto *n = new Call(*c);
+        n->func = self.weak();
+        return n;
+    }
+
+public:
+    explicit WeakenSelfCalls(const Function &f) : self(f) {}
+};
+
+bool is_undef(const Expr &e) {
+    const auto *c = e.as<Call>();
+    return c && c->is_intrinsic(Intrinsic::undef);
+}
+
+bool is_pure_var(const Variable *v) {
+    return !v->param.defined() && !v->image.defined() && !v->reduction_domain.defined();
+}
+
+} // namespace
+
+void Function::define_update(const std::vector<Expr> &lhs, const std::vector<Expr> &rhs) {
+    internal_assert(defined(), "define_update of an undefined Function");
+    const std::string &fname = ptr()->name;
+    std::string stage =
+        "update definition " + std::to_string(ptr()->updates.size()) + " of Func " + fname;
+    if (!has_pure_definition())
+        user_error("Func " << fname << " has no pure definition; give it one (e.g. " << fname
+                           << "(x) = 0) before an update definition");
+    const std::vector<std::string> &pure = ptr()->args;
+    if (lhs.size() != pure.size())
+        user_error("The " << stage << " has " << lhs.size()
+                          << " arguments on the left-hand side, but the pure definition has "
+                          << pure.size() << " (" << list_names(pure) << ")");
+    if (rhs.size() != ptr()->output_types.size())
+        user_error("The " << stage << " has " << rhs.size()
+                          << " values, but the pure definition has " << ptr()->output_types.size());
+
+    std::vector<Expr> args;
+    std::set<std::string> lhs_pure; // pure Vars used in their own position
+    for (size_t i = 0; i < lhs.size(); i++) {
+        Expr a = lhs[i];
+        if (!a.defined()) user_error("Argument " << i << " of the " << stage << " is undefined");
+        Type t = a.type();
+        if (!(t.is_int() || t.is_uint()) || t.is_bool() || t.is_vector())
+            user_error("Argument " << i << " of the " << stage << " has type " << type_to_string(t)
+                                   << "; coordinates must be integers");
+        if (t != Int(32)) a = Cast::make(Int(32), a);
+        if (const auto *v = a.as<Variable>(); v && is_pure_var(v)) {
+            if (v->name != pure[i])
+                user_error("In the " << stage << ", Var " << v->name << " is argument " << i
+                                     << " on the left-hand side, but the pure definition has "
+                                     << pure[i] << " there; a pure Var of an update must keep "
+                                     << "its position (pure arguments: " << list_names(pure)
+                                     << ")");
+            lhs_pure.insert(v->name);
+        }
+        args.push_back(a);
+    }
+
+    std::vector<Expr> values;
+    for (size_t i = 0; i < rhs.size(); i++) {
+        Expr v = rhs[i];
+        if (!v.defined()) user_error("Value " << i << " of the " << stage << " is undefined");
+        if (is_undef(v)) {
+            // Leaving an element unchanged: it keeps the value it has.
+            Expr self = Call::make(weak(), args, int(i));
+            values.push_back(self);
+            continue;
+        }
+        if (v.type() != ptr()->output_types[i])
+            user_error("Value " << i << " of the " << stage << " has type "
+                                << type_to_string(v.type()) << ", but the pure definition has "
+                                << type_to_string(ptr()->output_types[i])
+                                << "; cast it to the Func's type");
+        values.push_back(v);
+    }
+
+    ReductionDomain domain;
+    auto check_vars = [&](const Expr &e, bool on_lhs) {
+        visit_all(e, [&](const IRNode *n) {
+            if (n->node_type == IRNodeType::Call && is_undef(Expr(static_cast<const Call *>(n))))
+                user_error("The " << stage << " uses undef() inside an expression; undef() "
+                                  << "may only stand for a whole value");
+            if (n->node_type != IRNodeType::Variable) return;
+            const auto *v = static_cast<const Variable *>(n);
+            if (v->param.defined() || v->image.defined()) return;
+            if (v->reduction_domain.defined()) {
+                if (domain.defined() && !domain.same_as(v->reduction_domain))
+                    user_error("The " << stage << " uses RVars of two different RDoms ("
+                                      << domain.domain()[0].var << ", " << v->name
+                                      << "); an update definition uses at most one RDom");
+                domain = v->reduction_domain;
+                return;
+            }
+            if (lhs_pure.count(v->name)) return;
+            // where() conditions name the RVars of their domain without a pointer to it.
+            if (domain.defined()) {
+                for (const ReductionVariable &rv : domain.domain())
+                    if (rv.var == v->name) return;
+            }
+            bool is_arg = std::find(pure.begin(), pure.end(), v->name) != pure.end();
+            user_error(
+                "In the " << stage << ", Var " << v->name
+                          << (on_lhs ? " is used inside a left-hand side argument"
+                                     : " is used on the right-hand side")
+                          << (is_arg ? " but is not itself an argument in its own position on the "
+                                       "left-hand side"
+                                     : " but is not an argument on the left-hand side")
+                          << "; free Vars of an update must be pure arguments of " << fname
+                          << " in their own positions (" << list_names(pure) << ")");
+        });
+    };
+    for (const Expr &a : args) {
+        if (const auto *v = a.as<Variable>(); v && is_pure_var(v)) continue;
+        check_vars(a, true);
+    }
+    for (const Expr &v : values) check_vars(v, false);
+
+    Definition def;
+    WeakenSelfCalls weaken(*this);
+    for (const Expr &a : args) def.args.push_back(weaken.mutate(a));
+    for (const Expr &v : values) def.values.push_back(weaken.mutate(v));
+    if (domain.defined()) {
+        domain.freeze();
+        def.rvars = domain.domain();
+        for (const Expr &p : domain.predicates()) {
+            check_vars(p, false);
+            def.predicates.push_back(weaken.mutate(p));
+        }
+    }
+    // Default loop order, innermost first: the RVars, then the pure Vars.
+    for (const ReductionVariable &rv : def.rvars)
+        def.schedule.dims.push_back(Dim{rv.var, ForType::Serial, DeviceAPI::None, true});
+    for (size_t i = 0; i < pure.size(); i++) {
+        const auto *v = def.args[i].as<Variable>();
+        if (v && v->name == pure[i])
+            def.schedule.dims.push_back(Dim{pure[i], ForType::Serial, DeviceAPI::None, false});
+    }
+    ptr()->updates.push_back(def);
     invalidate_cache();
 }
 

@@ -373,6 +373,22 @@ Stage Stage::specialize(const Expr &condition) {
     return Stage(func_, stage_, path);
 }
 
+Stage &Stage::atomic() {
+    if (stage_ == 0)
+        user_error("atomic() of " << description()
+                                  << ": only update definitions can be atomic; use " << func_.name()
+                                  << ".update(i).atomic()");
+    if (func_.outputs() > 1)
+        user_error("atomic() of " << description() << ": Func " << func_.name() << " has "
+                                  << func_.outputs()
+                                  << " values; atomic updates work on single-valued Funcs only "
+                                     "(use rfactor for Tuple reductions)");
+    Function f = func_;
+    f.updates()[size_t(stage_ - 1)].atomic = true;
+    f.invalidate_cache();
+    return *this;
+}
+
 void Stage::specialize_fail(const std::string &message) {
     std::string stage = description();
     StageSchedule &s = schedule();

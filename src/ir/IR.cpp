@@ -103,6 +103,12 @@ Expr Variable::make(Type t, const std::string &name) {
     return make(t, name, Buffer<>(), Parameter());
 }
 
+Expr Variable::make(Type t, const std::string &name, ReductionDomain domain) {
+    Expr e = make(t, name, Buffer<>(), Parameter());
+    const_cast<Variable *>(e.as<Variable>())->reduction_domain = std::move(domain);
+    return e;
+}
+
 Expr Variable::make(Type t, const std::string &name, Parameter param) {
     return make(t, name, Buffer<>(), std::move(param));
 }
@@ -283,6 +289,8 @@ const char *intrinsic_name(Intrinsic op) {
         return "undef";
     case Intrinsic::debug_print:
         return "debug_print";
+    case Intrinsic::atomic_update:
+        return "atomic_update";
     }
     return "unknown_intrinsic";
 }

@@ -12,6 +12,7 @@
 #include "loom/Expr.h"
 #include "loom/Function.h"
 #include "loom/Parameter.h"
+#include "loom/Reduction.h"
 #include "loom/Schedule.h"
 
 namespace loom {
@@ -73,7 +74,9 @@ struct Variable : ExprNode<Variable> {
     std::string name;
     Parameter param; // defined for scalar Params (and buffer handles of ImageParams)
     Buffer<> image;  // defined for handles of concrete buffers
+    ReductionDomain reduction_domain; // defined for RVars (before an update takes them)
     static Expr make(Type t, const std::string &name);
+    static Expr make(Type t, const std::string &name, ReductionDomain domain);
     static Expr make(Type t, const std::string &name, Parameter param);
     static Expr make(Type t, const std::string &name, Buffer<> image, Parameter param);
     static constexpr IRNodeType _node_type = IRNodeType::Variable;
@@ -203,6 +206,9 @@ enum class Intrinsic : uint8_t {
     buffer_get_type_lanes,
     undef,       // placeholder value in update definitions
     debug_print, // print(...) expressions: args are values and strings
+    /** Atomic read-modify-write of one element: args (buffer name, index,
+     * name of the old value, new value in terms of that name). */
+    atomic_update,
 };
 
 const char *intrinsic_name(Intrinsic op);

@@ -1,5 +1,7 @@
 #include "lower/AddImageChecks.h"
 
+#include <sstream>
+
 #include "analysis/Simplify.h"
 #include "ir/IROperator.h"
 #include "ir/IRPrinter.h"
@@ -65,6 +67,37 @@ Stmt region_check(const std::string &func, const std::string &buffer, int d, con
     return AssertStmt::make(covered, runtime_error("loom_error_buffer_too_small",
                                                    {str(func), str(buffer), make_const(Int(32), d),
                                                     req_min, req_max, actual_min, actual_max}));
+}
+
+/** An output with bound(x, min, extent) or bound_extent(x, extent) must be
+ * exactly that region. Checked before the region checks, so the message
+ * names the bound rather than a buffer that is merely too small. */
+void add_output_bound_checks(const Function &f, const std::string &buffer,
+                             std::vector<Stmt> &checks) {
+    for (const Bound &b : f.schedule().bounds) {
+        if (!b.extent.defined()) continue;
+        for (size_t d = 0; d < f.args().size(); d++) {
+            if (f.args()[d] != b.var) continue;
+            Expr actual_min = int_var(dim_field(buffer, "min", int(d)));
+            Expr actual_extent = int_var(dim_field(buffer, "extent", int(d)));
+            Expr want_min = b.min.defined() ? as_int32(b.min) : actual_min;
+            Expr want_extent = as_int32(b.extent);
+            std::ostringstream text;
+            if (b.min.defined()) {
+                text << "bound(" << b.var << ", " << b.min << ", " << b.extent << ")";
+            } else {
+                text << "bound_extent(" << b.var << ", " << b.extent << ")";
+            }
+            Expr exact =
+                And::make(EQ::make(actual_min, want_min), EQ::make(actual_extent, want_extent));
+            Expr one = make_const(Int(32), 1);
+            checks.push_back(AssertStmt::make(
+                exact, runtime_error("loom_error_bound_violated",
+                                     {str(f.name()), str(text.str()), make_const(Int(32), int(d)),
+                                      want_min, sub(add(want_min, want_extent), one), actual_min,
+                                      sub(add(actual_min, actual_extent), one), one})));
+        }
+    }
 }
 
 /** Dimension 0's stride: the user's constraint or the default of 1, which
@@ -171,6 +204,12 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
     }
 
     std::vector<Stmt> shape_checks, inner_checks;
+    for (const Function &f : outputs) {
+        for (const LoweredArgument &arg : args) {
+            if (arg.is_buffer() && arg.name == buffer_name(f, 0))
+                add_output_bound_checks(f, arg.name, inner_checks);
+        }
+    }
     for (const LoweredArgument &arg : args) {
         if (arg.is_buffer()) add_shape_checks(arg, shape_checks);
         add_param_range_checks(arg, inner_checks);

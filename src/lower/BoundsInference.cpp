@@ -2,11 +2,13 @@
 
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "analysis/Simplify.h"
 #include "ir/Error.h"
 #include "ir/IRMutator.h"
 #include "ir/IROperator.h"
+#include "ir/IRPrinter.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "ir/Substitute.h"
@@ -71,16 +73,42 @@ Expr substitute_lets(const LetList &lets, const Expr &e) {
     return simplify(result);
 }
 
+/** The schedule calls that fix dimension d of f, as the user wrote them
+ * ("bound(x, 0, 16)"), for error messages. */
+std::string bound_text(const Function &f, int d) {
+    std::ostringstream text;
+    const std::string &var = f.args()[size_t(d)];
+    for (const Bound &b : f.schedule().bounds) {
+        if (b.var != var) continue;
+        if (!text.str().empty()) text << " and ";
+        if (b.extent.defined() && b.min.defined()) {
+            text << "bound(" << var << ", " << b.min << ", " << b.extent << ")";
+        } else if (b.extent.defined()) {
+            text << "bound_extent(" << var << ", " << b.extent << ")";
+        }
+        if (b.modulus.defined()) {
+            if (b.extent.defined()) text << " and ";
+            text << "align_bounds(" << var << ", " << b.modulus;
+            if (b.remainder.defined()) text << ", " << b.remainder;
+            text << ")";
+        }
+    }
+    return text.str();
+}
+
+Expr bound_violated(const Function &f, int d, const Interval &bound, const Expr &actual_min,
+                    const Expr &actual_max, bool is_output) {
+    return Call::make(Int(32), "loom_error_bound_violated",
+                      {user_context_var(), StringImm::make(f.name()),
+                       StringImm::make(bound_text(f, d)), make_const(Int(32), d), bound.min,
+                       bound.max, actual_min, actual_max, make_const(Int(32), is_output)},
+                      Call::Extern);
+}
+
 /** Checks for Funcs whose region is fixed by bound()/bound_extent(). */
 Stmt bound_check(const Function &f, int d, const Interval &required, const Interval &bound) {
     Expr ok = And::make(GE::make(required.min, bound.min), LE::make(required.max, bound.max));
-    std::string what = f.name() + " (the region given by bound() in " + f.args()[size_t(d)] + ")";
-    Expr error =
-        Call::make(Int(32), "loom_error_buffer_too_small",
-                   {user_context_var(), StringImm::make(""), StringImm::make(what),
-                    make_const(Int(32), d), required.min, required.max, bound.min, bound.max},
-                   Call::Extern);
-    return AssertStmt::make(ok, error);
+    return AssertStmt::make(ok, bound_violated(f, d, bound, required.min, required.max, false));
 }
 
 class BoundsBuilder : public IRMutator {
@@ -88,12 +116,18 @@ class BoundsBuilder : public IRMutator {
     const std::vector<std::string> &order;
     const Environment &env;
 
-    /** The region of f that stage `stage` of f reads (empty when none). */
+    /** The region of f that stage `stage` of f reads or writes (empty when none). */
     Box self_reads(const Function &f, int stage) const {
-        Stmt nest = inline_functions(build_stage_nest(f, stage), outputs);
+        Stmt nest = inline_functions(build_stage_nest(f, stage, is_output(f, outputs)), outputs);
         std::map<std::string, Box> boxes = regions_read(nest);
         auto it = boxes.find(f.name());
-        return it == boxes.end() ? Box() : it->second;
+        Box reads = it == boxes.end() ? Box() : it->second;
+        // An update may write where no consumer looks (a scatter): the
+        // earlier stages must have computed those elements too.
+        std::map<std::string, Box> written = regions_written(nest);
+        auto w = written.find(f.name());
+        if (w == written.end() || w->second.size() != size_t(f.dimensions())) return reads;
+        return reads.size() == w->second.size() ? box_union(reads, w->second) : w->second;
     }
 
     void define_stage_bounds(const Function &f, int stage, const Box &region, LetList &lets) const {
@@ -112,9 +146,10 @@ class BoundsBuilder : public IRMutator {
         for (int s = int(f.updates().size()); s >= 0; s--) {
             for (size_t d = 0; d < demand.size(); d++) {
                 if (!demand[d].is_bounded()) {
-                    user_error("Func " << f.name() << " reads itself in an update definition at "
-                                       << "coordinates without a bound in dimension " << d << " ("
-                                       << f.args()[d] << "); clamp the coordinates");
+                    user_error("Func " << f.name() << " reads or writes itself in an update "
+                                       << "definition at coordinates without a bound in "
+                                       << "dimension " << d << " (" << f.args()[d]
+                                       << "); clamp the coordinates");
                 }
                 demand[d] =
                     Interval(simplify(as_int32(demand[d].min)), simplify(as_int32(demand[d].max)));
@@ -269,19 +304,9 @@ public:
                 Expr lo = region[size_t(d)].min;
                 Expr extent = int_var(buffer + ".extent." + std::to_string(d));
                 Expr want_extent = simplify(add(sub(want.max, want.min), 1));
-                std::string dim = std::to_string(d);
-                auto check = [&](const std::string &field, const Expr &actual, const Expr &req) {
-                    Expr error = Call::make(
-                        Int(32), "loom_error_constraint_violated",
-                        {user_context_var(), StringImm::make(buffer + ".dim(" + dim + ")." + field),
-                         actual,
-                         StringImm::make("the bound of " + f.name() + " in " + f.args()[size_t(d)]),
-                         req},
-                        Call::Extern);
-                    checks.push_back(AssertStmt::make(EQ::make(actual, req), error));
-                };
-                check("min()", lo, want.min);
-                check("extent()", extent, want_extent);
+                Expr exact = And::make(EQ::make(lo, want.min), EQ::make(extent, want_extent));
+                checks.push_back(AssertStmt::make(
+                    exact, bound_violated(f, d, want, lo, region[size_t(d)].max, true)));
             }
             for (int s = 0; s <= int(f.updates().size()); s++)
                 define_stage_bounds(f, s, bounded, lets);

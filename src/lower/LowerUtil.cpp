@@ -30,6 +30,10 @@ std::string buffer_name(const Function &f, int value_index) {
     return f.name() + "." + std::to_string(value_index);
 }
 
+std::string atomic_marker(const std::string &func) {
+    return "loom.atomic." + func;
+}
+
 Expr int_var(const std::string &name) {
     return Variable::make(Int(32), name);
 }

@@ -29,6 +29,10 @@ std::string stage_prefix(const std::string &func, int stage);
  * `value_index` of f: "f" for single-valued Funcs, "f.0", "f.1", ... for tuples. */
 std::string buffer_name(const Function &f, int value_index);
 
+/** The name of the (unused) LetStmt around the Provide of an atomic()
+ * update stage of func, which storage flattening turns into atomic updates. */
+std::string atomic_marker(const std::string &func);
+
 /** Int(32) Variable named `name`. */
 Expr int_var(const std::string &name);
 /** The hidden user context argument of every runtime call. */

@@ -75,9 +75,38 @@ class RegionsTouched : public IRVisitor {
             ranged = loops.contains(static_cast<const Variable *>(node)->name);
         });
         if (!ranged) return Interval(s, s);
-        Interval b = bounds_of_expr_in_scope(s, loops);
+        // Hiding first: interval arithmetic would widen such a % b to [0, |b| - 1].
+        Interval b = bounds_hiding_invariant_divisions(s);
+        if (b.is_bounded()) return b;
+        b = bounds_of_expr_in_scope(s, loops);
         if (b.is_bounded()) return b;
         return bounds_with_symbolic_divisors(s);
+    }
+
+    /** a / b and a % b that depend on no loop in scope are single values
+     * (a fused loop's parts, fixed by the enclosing loops, at a compute
+     * level inside them): they become opaque variables for the interval
+     * arithmetic and are put back in its result. */
+    Interval bounds_hiding_invariant_divisions(const Expr &e) const {
+        std::map<std::string, Expr> hidden;
+        class Hider : public IRMutator {
+        public:
+            std::function<Expr(const Expr &)> on_div;
+            using IRMutator::visit;
+            Expr visit(const Div *op) override { return on_div(IRMutator::visit(op)); }
+            Expr visit(const Mod *op) override { return on_div(IRMutator::visit(op)); }
+        } hider;
+        hider.on_div = [&](const Expr &node) -> Expr {
+            if (node.type() != Int(32) || depends_on_loops(node)) return node;
+            std::string name = "bounds.invariant." + std::to_string(hidden.size());
+            hidden[name] = substitute(hidden, node); // it may hold hidden parts itself
+            return Variable::make(Int(32), name);
+        };
+        Expr replaced = hider.mutate(e);
+        if (hidden.empty()) return Interval();
+        Interval b = bounds_of_expr_in_scope(replaced, loops);
+        if (!b.is_bounded()) return Interval();
+        return Interval(substitute(hidden, b.min), substitute(hidden, b.max));
     }
 
     bool depends_on_loops(const Expr &e) const {

@@ -6,9 +6,12 @@
 #include <set>
 #include <sstream>
 
+#include "analysis/Associativity.h"
 #include "ir/Error.h"
+#include "ir/IREquality.h"
 #include "ir/IRMutator.h"
 #include "ir/IROperator.h"
+#include "ir/IRUtil.h"
 #include "ir/Substitute.h"
 #include "lower/ComputeLevels.h"
 
@@ -49,6 +52,8 @@ class StageNestBuilder {
     std::vector<std::pair<std::string, Expr>> lets; // var = f(new vars), in split order
     std::vector<Expr> guards;
     std::set<std::string> fused_derived; // fused vars and their splits
+    std::set<std::string> rvar_derived;  // loops made (partly) of RVars
+    bool is_output;                      // writes beyond its region hit the caller's buffer
 
     Expr var(const std::string &name) const { return int_var(prefix + name); }
 
@@ -67,6 +72,11 @@ class StageNestBuilder {
     TailStrategy resolve_tail(const Split &split) const {
         TailStrategy tail = split.tail;
         bool pure_stage = stage == 0;
+        // Loops of an update made only of pure Vars may run past the end
+        // when asked to (RoundUp) where the Func has its own storage: bounds
+        // inference grows the earlier stages and the allocation to cover
+        // those points (and the inputs must cover them too, so Auto guards).
+        bool pure_update_loop = !pure_stage && !rvar_derived.count(split.old_var) && !is_output;
         if (tail == TailStrategy::Auto) {
             tail = (pure_stage && !split.exact) ? TailStrategy::ShiftInwards
                                                 : TailStrategy::GuardWithIf;
@@ -77,11 +87,13 @@ class StageNestBuilder {
         // (RoundUp) or before the start (ShiftInwards on a short extent)
         // would write outside the region. Guard them instead.
         if (fused_derived.count(split.old_var)) tail = TailStrategy::GuardWithIf;
-        if (!pure_stage && tail != TailStrategy::GuardWithIf) {
+        bool round_up_ok = pure_update_loop && tail == TailStrategy::RoundUp;
+        if (!pure_stage && tail != TailStrategy::GuardWithIf && !round_up_ok) {
             user_error("split of " << split.old_var << " in " << stage_description(func, stage)
                                    << " uses a tail strategy that computes some points twice "
                                       "or beyond the bounds; update definitions allow only "
-                                      "TailStrategy::GuardWithIf (or Auto)");
+                                      "TailStrategy::GuardWithIf (or Auto; RoundUp for loops "
+                                      "of pure Vars of a Func that is not an output)");
         }
         return tail;
     }
@@ -91,6 +103,10 @@ class StageNestBuilder {
         ranges.erase(split.old_var);
         Expr factor = as_int32(split.factor);
         TailStrategy tail = resolve_tail(split);
+        if (rvar_derived.count(split.old_var)) {
+            rvar_derived.insert(split.outer);
+            rvar_derived.insert(split.inner);
+        }
         if (fused_derived.count(split.old_var)) {
             fused_derived.insert(split.outer);
             fused_derived.insert(split.inner);
@@ -115,6 +131,8 @@ class StageNestBuilder {
         ranges.erase(fuse.inner);
         Expr fused = var(fuse.old_var);
         fused_derived.insert(fuse.old_var);
+        if (rvar_derived.count(fuse.inner) || rvar_derived.count(fuse.outer))
+            rvar_derived.insert(fuse.old_var);
         // The loop runs only when both extents are positive; saying so makes
         // the divisor provably positive, which keeps the fused loop's bounds tight.
         Expr divisor = Max::make(inner.extent, make_one(Int(32)));
@@ -127,6 +145,7 @@ class StageNestBuilder {
         VarRange old = live_range(rename.old_var, "rename");
         ranges.erase(rename.old_var);
         if (fused_derived.count(rename.old_var)) fused_derived.insert(rename.outer);
+        if (rvar_derived.count(rename.old_var)) rvar_derived.insert(rename.outer);
         lets.emplace_back(rename.old_var, var(rename.outer));
         ranges[rename.outer] = old;
     }
@@ -142,19 +161,187 @@ class StageNestBuilder {
         return dims;
     }
 
-    Stmt make_provide(const std::vector<std::string> &pure_vars) const {
+    std::map<std::string, Expr> loop_var_map(const std::vector<std::string> &pure_vars) const {
         std::map<std::string, Expr> loop_vars;
         for (const std::string &v : pure_vars) loop_vars[v] = var(v);
+        for (const ReductionVariable &rv : def.rvars) loop_vars[rv.var] = var(rv.var);
+        return loop_vars;
+    }
+
+    Stmt make_provide(const std::vector<std::string> &pure_vars) const {
+        std::map<std::string, Expr> loop_vars = loop_var_map(pure_vars);
         std::vector<Expr> values, args;
         for (const Expr &e : def.values) values.push_back(substitute(loop_vars, e));
         for (const Expr &e : def.args) args.push_back(substitute(loop_vars, e));
-        return Provide::make(func.name(), values, args);
+        Stmt provide = Provide::make(func.name(), values, args);
+        // Storage flattening turns a marked Provide into atomic updates.
+        if (def.atomic) provide = LetStmt::make(atomic_marker(func.name()), 0, provide);
+        return provide;
+    }
+
+    /** The RDom's where() conditions, over the loop variables. */
+    Expr domain_predicate(const std::vector<std::string> &pure_vars) const {
+        std::map<std::string, Expr> loop_vars = loop_var_map(pure_vars);
+        Expr p;
+        for (const Expr &e : def.predicates) {
+            Expr c = substitute(loop_vars, e);
+            p = p.defined() ? And::make(p, c) : c;
+        }
+        return p;
+    }
+
+    /** The original variables (pure Vars and RVars) each loop is made of. */
+    std::map<std::string, std::set<std::string>>
+    loop_origins(const std::vector<std::string> &pure_vars) const {
+        std::map<std::string, std::set<std::string>> origins;
+        for (const std::string &v : pure_vars) origins[v] = {v};
+        for (const ReductionVariable &rv : def.rvars) origins[rv.var] = {rv.var};
+        for (const Split &sp : sched.splits) {
+            switch (sp.kind) {
+            case Split::SplitVar:
+            case Split::RenameVar:
+                origins[sp.outer] = origins[sp.old_var];
+                origins[sp.inner] = origins[sp.old_var];
+                break;
+            case Split::FuseVars: {
+                std::set<std::string> u = origins[sp.inner];
+                u.insert(origins[sp.outer].begin(), origins[sp.outer].end());
+                origins[sp.old_var] = u;
+                break;
+            }
+            }
+        }
+        return origins;
+    }
+
+    /** Does each iteration of rvar write its own element and read only that
+     * element of the Func (f(r) = g(f(r), r)), so iterations never conflict? */
+    bool rvar_is_independent(const std::string &rvar) const {
+        bool indexes = false;
+        for (const Expr &a : def.args) {
+            const auto *v = a.as<Variable>();
+            if (v && v->name == rvar) indexes = true;
+        }
+        if (!indexes) return false;
+        bool ok = true;
+        auto check = [&](const Expr &e) {
+            visit_all(e, [&](const IRNode *n) {
+                if (n->node_type != IRNodeType::Call) return;
+                const auto *c = static_cast<const Call *>(n);
+                if (c->call_type != Call::Loom || c->name != func.name()) return;
+                if (c->args.size() != def.args.size()) {
+                    ok = false;
+                    return;
+                }
+                for (size_t i = 0; i < c->args.size(); i++) {
+                    if (!equal(c->args[i], def.args[i])) ok = false;
+                }
+            });
+        };
+        for (const Expr &e : def.values) check(e);
+        for (const Expr &e : def.args) check(e);
+        return ok;
+    }
+
+    /** The loops made from RVars, outermost first, as they visit the domain
+     * in its own order (last RVar outermost; each split outer before inner);
+     * empty when a fuse makes that order unclear. */
+    std::vector<std::string> canonical_rvar_loops() const {
+        std::vector<std::string> order;
+        for (auto it = def.rvars.rbegin(); it != def.rvars.rend(); ++it) order.push_back(it->var);
+        for (const Split &sp : sched.splits) {
+            auto at = std::find(order.begin(), order.end(), sp.old_var);
+            switch (sp.kind) {
+            case Split::SplitVar:
+                if (at == order.end()) break;
+                *at = sp.inner;
+                order.insert(at, sp.outer);
+                break;
+            case Split::RenameVar:
+                if (at != order.end()) *at = sp.outer;
+                break;
+            case Split::FuseVars: {
+                auto i = std::find(order.begin(), order.end(), sp.inner);
+                auto o = std::find(order.begin(), order.end(), sp.outer);
+                if (i == order.end() && o == order.end()) break;
+                // Fusing an RVar's loops keeps the order only when outer is
+                // right before inner; fusing with pure loops is not checked.
+                if (i == order.end() || o == order.end() || o + 1 != i) return {};
+                *i = sp.old_var;
+                order.erase(o);
+                break;
+            }
+            }
+        }
+        return order;
+    }
+
+    /** Reordering the loops of an RDom changes the order in which a
+     * reduction visits it: legal only for associative, commutative updates. */
+    void check_rvar_order(const std::vector<Dim> &dims) const {
+        if (stage == 0 || def.rvars.empty()) return;
+        std::vector<std::string> canonical = canonical_rvar_loops();
+        if (canonical.empty()) return;
+        std::vector<std::string> actual;
+        for (auto it = dims.rbegin(); it != dims.rend(); ++it) {
+            if (std::find(canonical.begin(), canonical.end(), it->var) != canonical.end())
+                actual.push_back(it->var);
+        }
+        if (actual == canonical) return;
+        if (find_associative_op(func.name(), def.args, def.values).matched) return;
+        user_error(stage_description(func, stage)
+                   << " orders the loops over its RDom as " << join(actual)
+                   << " (outermost first), which visits the domain in another order than "
+                   << join(canonical) << "; that changes the result of a reduction that is not "
+                   << "associative and commutative. Keep the RVars' loops in order (reorder "
+                      "only pure Vars around them)");
+    }
+
+    /** Parallel and vectorized loops of an update must not make two
+     * iterations update the same element at once. */
+    void check_races(const std::vector<std::string> &pure_vars,
+                     const std::vector<Dim> &dims) const {
+        if (stage == 0) return;
+        std::map<std::string, std::set<std::string>> origins = loop_origins(pure_vars);
+        for (const Dim &d : dims) {
+            bool concurrent = d.for_type == ForType::Parallel ||
+                              d.for_type == ForType::Vectorized ||
+                              d.for_type == ForType::GPUBlock || d.for_type == ForType::GPUThread;
+            if (!concurrent) continue;
+            if (def.atomic && d.for_type == ForType::Vectorized)
+                user_error(stage_description(func, stage)
+                           << " is atomic() and vectorizes loop " << d.var
+                           << "; atomic updates run one element at a time: parallelize the loop "
+                              "instead, or drop atomic()");
+            for (const std::string &o : origins[d.var]) {
+                if (std::find(pure_vars.begin(), pure_vars.end(), o) != pure_vars.end()) continue;
+                bool is_rvar =
+                    std::any_of(def.rvars.begin(), def.rvars.end(),
+                                [&](const ReductionVariable &rv) { return rv.var == o; });
+                if (is_rvar && rvar_is_independent(o)) continue;
+                const char *kind = d.for_type == ForType::Vectorized ? "vectorized" : "parallel";
+                if (def.atomic) continue;
+                user_error(stage_description(func, stage)
+                           << " has a " << kind << " loop " << d.var << " over "
+                           << (is_rvar ? "the reduction variable " : "the variable ") << o
+                           << ", which can make concurrent iterations update the same element of "
+                           << func.name()
+                           << " (a race condition). Use atomic() on the update "
+                              "(e.g. "
+                           << func.name() << ".update(" << stage - 1
+                           << ").atomic()) to make the updates atomic, or rfactor() "
+                              "to split the reduction into independent partial results, or "
+                              "keep the loop serial");
+            }
+        }
     }
 
 public:
-    StageNestBuilder(const Function &f, int s, const StageSchedule &schedule)
+    StageNestBuilder(const Function &f, int s, const StageSchedule &schedule, bool output)
         : func(f), stage(s), def(stage_definition(f, s)), sched(schedule),
-          prefix(stage_prefix(f.name(), s)) {}
+          prefix(stage_prefix(f.name(), s)), is_output(output) {
+        for (const ReductionVariable &rv : def.rvars) rvar_derived.insert(rv.var);
+    }
 
     Stmt build() {
         std::vector<std::string> pure_vars = stage_pure_vars(func, stage);
@@ -162,6 +349,7 @@ public:
             Expr lo = var(v + ".min"), hi = var(v + ".max");
             ranges[v] = VarRange{lo, add(sub(hi, lo), 1)};
         }
+        for (const ReductionVariable &rv : def.rvars) ranges[rv.var] = VarRange{rv.min, rv.extent};
         for (const Split &split : sched.splits) {
             switch (split.kind) {
             case Split::SplitVar:
@@ -176,14 +364,9 @@ public:
             }
         }
         std::vector<Dim> dims = loop_dims(pure_vars);
-        for (const Dim &d : dims) {
-            if (d.is_rvar) {
-                user_error(stage_description(func, stage)
-                           << " loops over the reduction variable " << d.var
-                           << "; reduction domains are not supported by lowering yet");
-            }
-            live_range(d.var, "the loop nest");
-        }
+        for (const Dim &d : dims) live_range(d.var, "the loop nest");
+        check_races(pure_vars, dims);
+        check_rvar_order(dims);
         if (dims.size() != ranges.size()) {
             std::vector<std::string> missing;
             for (auto &kv : ranges) {
@@ -197,6 +380,8 @@ public:
         }
 
         Stmt body = make_provide(pure_vars);
+        Expr predicate = domain_predicate(pure_vars);
+        if (predicate.defined()) body = IfThenElse::make(predicate, body);
         for (auto it = guards.rbegin(); it != guards.rend(); ++it) {
             body = IfThenElse::make(likely(*it), body);
         }
@@ -227,8 +412,9 @@ namespace {
 /** The nest of a stage under `sched`, with its specializations tried first:
  * if (c0) nest0 else if (c1) nest1 ... else the general nest (or, after
  * specialize_fail, an error). */
-Stmt build_specialized_nest(const Function &f, int stage, const StageSchedule &sched) {
-    Stmt s = StageNestBuilder(f, stage, sched).build();
+Stmt build_specialized_nest(const Function &f, int stage, const StageSchedule &sched,
+                            bool is_output) {
+    Stmt s = StageNestBuilder(f, stage, sched, is_output).build();
     for (auto it = sched.specializations.rbegin(); it != sched.specializations.rend(); ++it) {
         if (it->failure) {
             Expr error = Call::make(Int(32), "loom_error_specialize_fail",
@@ -236,7 +422,8 @@ Stmt build_specialized_nest(const Function &f, int stage, const StageSchedule &s
                                     Call::Extern);
             s = AssertStmt::make(const_false(), error);
         } else {
-            s = IfThenElse::make(it->condition, build_specialized_nest(f, stage, it->schedule), s);
+            s = IfThenElse::make(it->condition,
+                                 build_specialized_nest(f, stage, it->schedule, is_output), s);
         }
     }
     return s;
@@ -244,13 +431,14 @@ Stmt build_specialized_nest(const Function &f, int stage, const StageSchedule &s
 
 } // namespace
 
-Stmt build_stage_nest(const Function &f, int stage) {
-    return build_specialized_nest(f, stage, stage_definition(f, stage).schedule);
+Stmt build_stage_nest(const Function &f, int stage, bool is_output) {
+    return build_specialized_nest(f, stage, stage_definition(f, stage).schedule, is_output);
 }
 
-Stmt build_produce(const Function &f) {
+Stmt build_produce(const Function &f, bool is_output) {
     std::vector<Stmt> stages;
-    for (int s = 0; s <= int(f.updates().size()); s++) stages.push_back(build_stage_nest(f, s));
+    for (int s = 0; s <= int(f.updates().size()); s++)
+        stages.push_back(build_stage_nest(f, s, is_output));
     return ProducerConsumer::make_produce(f.name(), Block::make(stages));
 }
 
@@ -294,7 +482,7 @@ Stmt make_realize(const Function &f, const Stmt &body) {
 Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<std::string> &order,
                         const Environment &env) {
     std::vector<Stmt> output_nests;
-    for (const Function &o : outputs) output_nests.push_back(build_produce(o));
+    for (const Function &o : outputs) output_nests.push_back(build_produce(o, true));
     Stmt s = Block::make(output_nests);
 
     // Consumers first, so that each Func's uses (and the loops it is computed
@@ -304,7 +492,7 @@ Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<
         const Function &f = env.at(*it);
         if (is_output(f, outputs) || is_inlined(f, outputs)) continue;
         Placement place = resolve_placement(s, f, outputs);
-        Stmt produce = build_produce(f);
+        Stmt produce = build_produce(f, false);
         auto compute = [&](const Stmt &body) {
             return Block::make(produce, ProducerConsumer::make_consume(f.name(), body));
         };

@@ -22,11 +22,13 @@ namespace Internal {
 Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<std::string> &order,
                         const Environment &env);
 
-/** The loops and store of stage `stage` of f (0: the pure definition). */
-Stmt build_stage_nest(const Function &f, int stage);
+/** The loops and store of stage `stage` of f (0: the pure definition).
+ * is_output: f writes into the caller's buffer, so update loops over pure
+ * Vars guard their split tails instead of rounding up. */
+Stmt build_stage_nest(const Function &f, int stage, bool is_output = true);
 
 /** The loops and store of every stage of f, wrapped in "produce f". */
-Stmt build_produce(const Function &f);
+Stmt build_produce(const Function &f, bool is_output = true);
 
 /** The pure variables that stage `stage` of f loops over (all args for the
  * pure definition; for updates, the args that appear as a bare Var in their place). */

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "ir/Error.h"
+#include "ir/IREquality.h"
 #include "ir/IRMutator.h"
 #include "ir/IROperator.h"
 #include "ir/IRUtil.h"
@@ -24,6 +25,34 @@ Expr flat_index(const std::string &prefix, const std::vector<Expr> &args) {
     }
     return index;
 }
+
+/** The Stores of an atomic() update stage as atomic_update intrinsics: the
+ * load of the element being stored becomes the "old value" variable. */
+class MakeStoresAtomic : public IRMutator {
+    const Store *store = nullptr;
+    std::string old_name;
+
+protected:
+    using IRMutator::visit;
+    Expr visit(const Load *op) override {
+        if (store && op->name == store->name && equal(op->index, store->index))
+            return Variable::make(op->type, old_name);
+        return IRMutator::visit(op);
+    }
+    Stmt visit(const Store *op) override {
+        store = op;
+        old_name = unique_name(op->name + ".old");
+        Expr value = mutate(op->value);
+        store = nullptr;
+        Expr call =
+            Call::make(op->value.type(), Intrinsic::atomic_update,
+                       {StringImm::make(op->name), op->index, StringImm::make(old_name), value},
+                       Call::Intrinsic);
+        Stmt s = Evaluate::make(call);
+        if (op->predicate.defined()) s = IfThenElse::make(op->predicate, s);
+        return s;
+    }
+};
 
 class FlattenStorage : public IRMutator {
     const std::vector<Function> &outputs;
@@ -60,6 +89,11 @@ class FlattenStorage : public IRMutator {
 
 protected:
     using IRMutator::visit;
+
+    Stmt visit(const LetStmt *op) override {
+        if (op->name.rfind("loom.atomic.", 0) != 0) return IRMutator::visit(op);
+        return MakeStoresAtomic().mutate(mutate(op->body));
+    }
 
     Stmt visit(const Realize *op) override {
         realized.insert(op->name);

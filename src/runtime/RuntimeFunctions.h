@@ -22,6 +22,12 @@ int loom_error_bad_dimensions(void *uc, const char *buffer_name, int32_t actual,
 int loom_error_buffer_too_small(void *uc, const char *func_name, const char *buffer_name,
                                 int32_t dim, int32_t req_min, int32_t req_max, int32_t actual_min,
                                 int32_t actual_max);
+/* bound() of Func `func_name` (`bound_text`, e.g. "bound(x, 0, 16)") fixes dimension `dim`
+ * to [bound_min, bound_max], but the output buffer is [actual_min, actual_max]
+ * (is_output != 0) or the pipeline needs [actual_min, actual_max] of it. */
+int loom_error_bound_violated(void *uc, const char *func_name, const char *bound_text, int32_t dim,
+                              int32_t bound_min, int32_t bound_max, int32_t actual_min,
+                              int32_t actual_max, int32_t is_output);
 int loom_error_buffer_extents_too_large(void *uc, const char *buffer_name, int64_t actual,
                                         int64_t max);
 int loom_error_constraint_violated(void *uc, const char *what, int32_t value,

@@ -116,6 +116,23 @@ int loom_error_buffer_too_small(void *uc, const char *func_name, const char *buf
                   buffer, int(req_min), int(req_max), int(dim), int(actual_min), int(actual_max));
 }
 
+int loom_error_bound_violated(void *uc, const char *func_name, const char *bound_text, int32_t dim,
+                              int32_t bound_min, int32_t bound_max, int32_t actual_min,
+                              int32_t actual_max, int32_t is_output) {
+    if (is_output) {
+        return report(uc, loom_error_code_buffer_too_small,
+                      "Func %s: %s requires the output buffer to cover exactly [%d, %d] in "
+                      "dimension %d, but it covers [%d, %d]",
+                      or_unnamed(func_name), or_unnamed(bound_text), int(bound_min), int(bound_max),
+                      int(dim), int(actual_min), int(actual_max));
+    }
+    return report(uc, loom_error_code_buffer_too_small,
+                  "Func %s: %s limits it to [%d, %d] in dimension %d, but the pipeline needs "
+                  "[%d, %d] of it",
+                  or_unnamed(func_name), or_unnamed(bound_text), int(bound_min), int(bound_max),
+                  int(dim), int(actual_min), int(actual_max));
+}
+
 int loom_error_buffer_extents_too_large(void *uc, const char *buffer_name, int64_t actual,
                                         int64_t max) {
     return report(uc, loom_error_code_buffer_extents_too_large,

@@ -178,8 +178,7 @@ TEST_CASE("compute_at a loop the consumer does not have", "[error][schedule]") {
                                                   Contains("legal levels"));
 }
 
-TEST_CASE("vectorize without a factor of a loop with a non-constant extent",
-          "[error][schedule][!mayfail]") {
+TEST_CASE("vectorize without a factor of a loop with a non-constant extent", "[error][schedule]") {
     Var x("x"), y("y");
     Func f("wide_vector");
     f(x, y) = x + y;
@@ -187,4 +186,55 @@ TEST_CASE("vectorize without a factor of a loop with a non-constant extent",
     CHECK_THROWS_AS(f.compile_jit(), CompileError);
     CHECK_THROWS_WITH(f.compile_jit(),
                       Contains("wide_vector") && Contains("x") && Contains("constant"));
+}
+
+TEST_CASE("unroll without a factor of a loop with a non-constant extent", "[error][schedule]") {
+    Var x("x"), y("y");
+    Func f("wide_unroll");
+    f(x, y) = x + y;
+    f.unroll(x); // the extent of x is the output width, unknown until run time
+    CHECK_THROWS_AS(f.compile_jit(), CompileError);
+    CHECK_THROWS_WITH(f.compile_jit(), Contains("Func wide_unroll: cannot unroll loop x") &&
+                                           Contains("not a compile-time constant") &&
+                                           Contains("unroll(x, factor)"));
+}
+
+TEST_CASE("unroll or vectorize without a factor of a compute_at region that is not constant",
+          "[error][schedule]") {
+    Var x("x"), y("y");
+    Func p("row_producer"), out("row_consumer");
+    p(x, y) = x * y;
+    out(x, y) = p(x, y) + p(x + 1, y);
+    // One row of p per row of out: its x extent is the output width plus one.
+    p.compute_at(out, y).unroll(x);
+    CHECK_THROWS_WITH(out.compile_jit(), Contains("Func row_producer: cannot unroll loop x") &&
+                                             Contains("not a compile-time constant"));
+    p.vectorize(x);
+    CHECK_THROWS_WITH(out.compile_jit(), Contains("Func row_producer: cannot vectorize loop x") &&
+                                             Contains("not a compile-time constant"));
+}
+
+TEST_CASE("an output buffer that does not match its bound()", "[error][schedule]") {
+    Var x("x"), y("y");
+    Func f("bounded_out");
+    f(x, y) = x + y;
+    f.bound(x, 0, 16);
+    CHECK_THROWS_AS(f.realize({10, 4}), RuntimeError);
+    CHECK_THROWS_WITH(f.realize({10, 4}),
+                      Contains("Func bounded_out: bound(x, 0, 16) requires the output buffer to "
+                               "cover exactly [0, 15] in dimension 0, but it covers [0, 9]"));
+    Buffer<int> ok = f.realize({16, 4});
+    CHECK(ok(15, 3) == 18);
+}
+
+TEST_CASE("a producer needed beyond its bound()", "[error][schedule]") {
+    Var x("x");
+    Func p("bounded_producer"), out("reads_past_bound");
+    p(x) = x * 2;
+    out(x) = p(x) + p(x + 1);
+    p.compute_root().bound(x, 0, 8);
+    CHECK_THROWS_AS(out.realize({10}), RuntimeError);
+    CHECK_THROWS_WITH(out.realize({10}),
+                      Contains("Func bounded_producer: bound(x, 0, 8) limits it to [0, 7] in "
+                               "dimension 0, but the pipeline needs [0, 10] of it"));
 }

@@ -390,6 +390,8 @@ llvm::Value *CodeGen_LLVM::codegen_intrinsic(const Call *op) {
         return llvm::UndefValue::get(llvm_type_of(t));
     case Intrinsic::debug_print:
         return codegen_debug_print(op);
+    case Intrinsic::atomic_update:
+        return codegen_atomic_update(op);
     case Intrinsic::None:
         break;
     }
