@@ -21,3 +21,7 @@ install(FILES ${PROJECT_BINARY_DIR}/LoomConfig.cmake ${PROJECT_BINARY_DIR}/LoomC
 
 # libloom finds libLLVM through its RUNPATH wherever Loom is installed.
 set_target_properties(loom PROPERTIES INSTALL_RPATH "${LLVM_LIBRARY_DIR}" BUILD_RPATH "${LLVM_LIBRARY_DIR}")
+
+# The generator driver's main() and the add_loom_library helpers.
+install(TARGETS loom_generator EXPORT LoomTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/LoomGenerator.cmake DESTINATION ${LOOM_CMAKE_DIR})

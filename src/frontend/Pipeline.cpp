@@ -131,12 +131,6 @@ void require_defined(const std::vector<Function> &outputs) {
             user_error("Func " << f.name() << " is realized but has no definition");
 }
 
-std::vector<std::string> argument_order(const std::vector<Argument> &args) {
-    std::vector<std::string> order;
-    for (const auto &a : args) order.push_back(a.name);
-    return order;
-}
-
 void write_file(const std::string &filename, const std::string &text) {
     std::ofstream out(filename);
     if (!out) user_error("Cannot open " << filename << " for writing");
@@ -299,7 +293,7 @@ void Pipeline::compile_to_lowered_stmt(const std::string &filename,
     if (!contents) user_error("compile_to_lowered_stmt of an empty Pipeline");
     require_defined(contents->outputs);
     std::string name = contents->outputs[0].name();
-    LoweredFunc f = lower(contents->outputs, name, target, argument_order(args));
+    LoweredFunc f = lower(contents->outputs, name, target, args);
     if (format == StmtOutputFormat::HTML) {
         write_file(filename, to_html(f.body, name));
         return;
@@ -315,7 +309,7 @@ void Pipeline::compile_to_llvm_assembly(const std::string &filename,
     if (!contents) user_error("compile_to_llvm_assembly of an empty Pipeline");
     require_defined(contents->outputs);
     std::string name = fn_name.empty() ? contents->outputs[0].name() : fn_name;
-    LoweredFunc f = lower(contents->outputs, name, target, argument_order(args));
+    LoweredFunc f = lower(contents->outputs, name, target, args);
     write_file(filename, JITModule::compile(f, target, true).llvm_assembly());
 }
 

@@ -208,7 +208,8 @@ std::string Target::llvm_triple() const {
         return cpu +
                (arch == ARM && bits == 32 ? "-unknown-linux-gnueabihf" : "-unknown-linux-gnu");
     case OSX:
-        return cpu + (arch == ARM ? "-apple-ios" : "-apple-macosx");
+        // Apple calls 64-bit ARM "arm64"; "-ios" would pick the iPhone ABI.
+        return (arch == ARM && bits == 64 ? std::string("arm64") : cpu) + "-apple-macosx";
     case Windows:
         return cpu + "-pc-windows-msvc";
     case NoOS:

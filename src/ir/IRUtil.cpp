@@ -140,5 +140,36 @@ std::string unique_name(const std::string &prefix) {
     return prefix + "_" + std::to_string(++counter);
 }
 
+namespace {
+
+class CollectReferencedNames : public IRVisitor {
+public:
+    std::set<std::string> names;
+    using IRVisitor::visit;
+    void visit(const Variable *op) override { names.insert(op->name); }
+    void visit(const Load *op) override {
+        names.insert(op->name);
+        IRVisitor::visit(op);
+    }
+    void visit(const Store *op) override {
+        names.insert(op->name);
+        IRVisitor::visit(op);
+    }
+    void visit(const Call *op) override {
+        // atomic_update names the buffer it updates in a string.
+        if (op->is_intrinsic(Intrinsic::atomic_update))
+            if (const auto *s = op->args[0].as<StringImm>()) names.insert(s->value);
+        IRVisitor::visit(op);
+    }
+};
+
+} // namespace
+
+std::set<std::string> referenced_names(const Stmt &s) {
+    CollectReferencedNames collect;
+    s.accept(&collect);
+    return std::move(collect.names);
+}
+
 } // namespace Internal
 } // namespace loom

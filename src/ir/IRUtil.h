@@ -23,6 +23,11 @@ std::set<std::string> free_variables(const Expr &e);
 void visit_all(const Expr &e, const std::function<void(const IRNode *)> &f);
 void visit_all(const Stmt &s, const std::function<void(const IRNode *)> &f);
 
+/** Every variable and buffer name s refers to, sorted (what a closure that
+ * runs s must capture). Names s defines itself may be listed too: capturing
+ * them is harmless, as the inner definition shadows them. */
+std::set<std::string> referenced_names(const Stmt &s);
+
 /** A fresh name with the given prefix, unique within the process. */
 std::string unique_name(const std::string &prefix);
 

@@ -22,6 +22,7 @@
 
 #include "codegen/llvm/CodeGen_LLVM.h"
 #include "ir/Error.h"
+#include "jit/CSourceJIT.h"
 
 namespace loom {
 namespace Internal {
@@ -104,6 +105,7 @@ struct JITModule::State {
     ArgvFunction argv = nullptr;
     MetadataFunction metadata = nullptr;
     std::string assembly;
+    std::shared_ptr<void> c_library; // the C-source JIT's shared object (LOOM_JIT_BACKEND=c)
 
     ~State() {
         if (!engine || !dylib) return;
@@ -114,6 +116,15 @@ struct JITModule::State {
 };
 
 JITModule JITModule::compile(const LoweredFunc &f, const Target &target, bool want_assembly) {
+    if (!want_assembly && use_c_source_jit()) {
+        CSourceModule c = compile_c_source_module(f, target);
+        JITModule m;
+        m.state = std::make_shared<State>();
+        m.state->argv = c.argv;
+        m.state->metadata = c.metadata;
+        m.state->c_library = std::move(c.library);
+        return m;
+    }
     Engine &engine = engine_for(target);
     std::lock_guard<std::mutex> lock(engine.mutex);
 

@@ -33,10 +33,80 @@ void check_same_kind(const LoweredArgument &seen, const LoweredArgument &a) {
     }
 }
 
+std::string kind_words(bool is_buffer, Type t, int dims) {
+    if (!is_buffer) return "a scalar of type " + type_to_string(t);
+    return "a " + std::to_string(dims) + "-dimensional buffer of " + type_to_string(t);
+}
+
+void check_listed_matches(const Argument &listed, const LoweredArgument &read) {
+    if (listed.name_only) return;
+    if (listed.is_output()) {
+        user_error("Argument " << listed.name << " is listed as an output buffer, but it names an "
+                               << "input of the pipeline");
+    }
+    bool same = listed.is_buffer() == read.is_buffer() && listed.type == read.type &&
+                (!listed.is_buffer() || listed.dimensions == read.dimensions);
+    if (!same) {
+        user_error("Argument " << listed.name << " is listed as "
+                               << kind_words(listed.is_buffer(), listed.type, listed.dimensions)
+                               << ", but the pipeline reads it as "
+                               << kind_words(read.is_buffer(), read.type, read.dimensions));
+    }
+}
+
+LoweredArgument unread_argument(const Argument &listed) {
+    if (listed.is_output()) {
+        user_error("Argument " << listed.name << " is listed as an output buffer, but no output "
+                               << "Func of the pipeline writes a buffer of that name");
+    }
+    if (listed.type.is_void() || listed.type.lanes != 1) {
+        user_error("Argument " << listed.name << " needs a scalar element type, not "
+                               << type_to_string(listed.type));
+    }
+    if (listed.is_buffer() && listed.dimensions < 0) {
+        user_error("Argument " << listed.name << " has " << listed.dimensions
+                               << " dimensions; a buffer has 0 or more");
+    }
+    LoweredArgument a;
+    a.name = listed.name;
+    a.kind = listed.is_buffer() ? LoweredArgument::InputBuffer : LoweredArgument::InputScalar;
+    a.type = listed.type;
+    a.dimensions = listed.is_buffer() ? listed.dimensions : 0;
+    return a;
+}
+
 } // namespace
 
+std::vector<LoweredArgument> add_unread_arguments(const std::vector<LoweredArgument> &args,
+                                                  const std::vector<Argument> &listed) {
+    std::vector<LoweredArgument> result;
+    std::vector<bool> taken(args.size(), false);
+    std::set<std::string> placed;
+    for (const Argument &l : listed) {
+        if (l.name.empty() || !placed.insert(l.name).second) continue;
+        bool found = false;
+        for (size_t i = 0; i < args.size(); i++) {
+            if (args[i].name != l.name) continue;
+            found = true;
+            // Output buffers always follow the inputs; listing one places nothing.
+            if (args[i].kind == LoweredArgument::OutputBuffer) break;
+            check_listed_matches(l, args[i]);
+            result.push_back(args[i]);
+            taken[i] = true;
+            break;
+        }
+        if (!found && !l.name_only) result.push_back(unread_argument(l));
+    }
+    for (size_t i = 0; i < args.size(); i++) {
+        if (!taken[i]) result.push_back(args[i]);
+    }
+    return result;
+}
+
 std::vector<LoweredArgument> infer_arguments(const Stmt &s, const std::vector<Function> &outputs,
-                                             const std::vector<std::string> &order) {
+                                             const std::vector<Argument> &listed) {
+    std::vector<std::string> order;
+    for (const Argument &a : listed) order.push_back(a.name);
     std::vector<LoweredArgument> inputs;
     auto add_input = [&](const LoweredArgument &a) {
         for (const LoweredArgument &seen : inputs) {

@@ -34,7 +34,7 @@ void log_pass(const char *pass, const Stmt &s) {
 } // namespace
 
 LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
-                  const Target &target, const std::vector<std::string> &order) {
+                  const Target &target, const std::vector<Argument> &listed) {
     Environment env = find_environment(outputs);
     std::vector<std::string> realization = realization_order(outputs, env);
 
@@ -55,7 +55,7 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
     s = storage_folding(s, env);
     log_pass("storage_folding", s);
 
-    std::vector<LoweredArgument> args = infer_arguments(s, outputs, order);
+    std::vector<LoweredArgument> args = infer_arguments(s, outputs, listed);
 
     s = storage_flattening(s, outputs, env);
     log_pass("storage_flattening", s);
@@ -87,7 +87,8 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
     s = bind_host_pointers(s, args);
     log_pass("bind_host_pointers", s);
 
-    return LoweredFunc{name, args, s};
+    // Listed arguments the pipeline never reads: no checks, no unpacking.
+    return LoweredFunc{name, add_unread_arguments(args, listed), s, {}};
 }
 
 } // namespace Internal

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "loom/Argument.h"
 #include "loom/Target.h"
 #include "lower/LoweredFunc.h"
 
@@ -15,10 +16,13 @@ namespace Internal {
 
 /** Lower the pipeline producing `outputs` into an entry point named `name`.
  * Arguments are the scalar Params, ImageParams and Buffers the pipeline
- * reads (in order of first appearance, or as given in `order` when non-empty,
- * matched by name), followed by one output buffer per output Func. */
+ * reads (in order of first appearance, or as given in `args` when non-empty,
+ * matched by name), followed by one output buffer per output Func. An
+ * Argument of known shape (from a Param, an ImageParam, ...) that the
+ * pipeline does not read still becomes an argument, at its listed place,
+ * which the code ignores; a name-only one does not. */
 LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
-                  const Target &target, const std::vector<std::string> &order = {});
+                  const Target &target, const std::vector<Argument> &args = {});
 
 } // namespace Internal
 } // namespace loom

@@ -45,6 +45,11 @@ struct LoweredFunc {
     std::string name;
     std::vector<LoweredArgument> args;
     Stmt body;
+    /** Concrete Buffers the body reads that are not arguments: ahead-of-time
+     * outputs embed them in the object as constant data (see
+     * embed_concrete_buffers in src/aot). Inside `body` they look like
+     * buffer arguments ("b.buffer" and the rest). Empty after lower(). */
+    std::vector<LoweredArgument> embedded_buffers;
 };
 
 } // namespace Internal

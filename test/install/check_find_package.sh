@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the build tree into a temporary prefix, then builds and runs a
-# separate project that finds it with find_package(Loom).
+# separate project that finds it with find_package(Loom): a JIT program, and
+# a program linking two libraries made by add_loom_library that must not
+# depend on libloom or libLLVM.
 set -euo pipefail
 build_dir=$1
 source_dir=$2
@@ -8,5 +10,14 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cmake --install "$build_dir" --prefix "$work/prefix" > "$work/install.log"
 cmake -S "$source_dir" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" > "$work/configure.log"
-cmake --build "$work/build" > "$work/build.log"
+if ! cmake --build "$work/build" > "$work/build.log" 2>&1; then
+  cat "$work/build.log"
+  exit 1
+fi
 "$work/build/consumer"
+"$work/build/aot_client"
+if ldd "$work/build/aot_client" | grep -E "libloom|libLLVM"; then
+  echo "aot_client must not depend on libloom or libLLVM"
+  exit 1
+fi
+echo "aot_client: no libloom, no libLLVM"

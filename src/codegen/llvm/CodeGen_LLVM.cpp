@@ -187,7 +187,9 @@ llvm::Function *CodeGen_LLVM::define_body_function(const LoweredFunc &f) {
         symbols.push(a.is_buffer() ? a.name + ".buffer" : a.name,
                      function->getArg(unsigned(i + 1)));
     }
+    push_embedded_buffers(f);
     codegen(f.body);
+    pop_embedded_buffers(f);
     if (!builder->GetInsertBlock()->getTerminator())
         builder->CreateRet(llvm::ConstantInt::get(i32_t, 0));
     for (size_t i = 0; i < f.args.size(); i++) {

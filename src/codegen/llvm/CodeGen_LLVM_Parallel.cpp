@@ -13,43 +13,22 @@
 
 #include "codegen/llvm/CodeGen_LLVM_Visitor.h"
 #include "ir/Error.h"
+#include "ir/IRUtil.h"
 
 namespace loom {
 namespace Internal {
-
-namespace {
-
-// Every name a statement refers to. Names it defines itself may be listed
-// too: capturing those is harmless, as the inner definition shadows them.
-class CollectNames : public IRVisitor {
-public:
-    std::set<std::string> names;
-    using IRVisitor::visit;
-    void visit(const Variable *op) override { names.insert(op->name); }
-    void visit(const Load *op) override {
-        names.insert(op->name);
-        IRVisitor::visit(op);
-    }
-    void visit(const Store *op) override {
-        names.insert(op->name);
-        IRVisitor::visit(op);
-    }
-};
-
-} // namespace
 
 void CodeGen_LLVM::codegen_parallel_for(const For *op) {
     llvm::Value *min = codegen(op->min);
     llvm::Value *extent = codegen(op->extent);
 
     // What the body needs from here, in a fixed (sorted) order.
-    CollectNames collect;
-    op->body.accept(&collect);
-    collect.names.insert("__user_context");
+    std::set<std::string> referenced = referenced_names(op->body);
+    referenced.insert("__user_context");
     std::vector<std::string> names;
     std::vector<llvm::Value *> values;
     std::vector<llvm::Type *> types;
-    for (const std::string &name : collect.names) {
+    for (const std::string &name : referenced) {
         if (name == op->name) continue;
         const auto *v = symbols.find(name);
         if (!v) continue;

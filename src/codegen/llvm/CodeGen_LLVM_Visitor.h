@@ -87,6 +87,11 @@ private:
     void define_argv_function(const LoweredFunc &f, llvm::Function *body);
     void define_metadata_function(const LoweredFunc &f);
     void set_function_attributes(llvm::Function *fn);
+    /** CodeGen_LLVM_Embed.cpp: bind (or unbind) "b.buffer" of every
+     * f.embedded_buffers entry to internal constant globals holding its
+     * loom_buffer_t, dimensions and host data. */
+    void push_embedded_buffers(const LoweredFunc &f);
+    void pop_embedded_buffers(const LoweredFunc &f);
 
     // ---- Vector helpers (CodeGen_LLVM_Expr.cpp) ----
     llvm::Value *broadcast(llvm::Value *v, int lanes);
@@ -103,6 +108,8 @@ private:
     llvm::Value *codegen_math(const Call *op, bool *handled);
     llvm::Value *codegen_extern(const Call *op);
     llvm::Value *codegen_debug_print(const Call *op);
+    /** CodeGen_LLVM_Atomic.cpp: the atomic_update intrinsic. */
+    llvm::Value *codegen_atomic_update(const Call *op);
     llvm::Value *codegen_buffer_field(const Call *op);
     llvm::Value *codegen_if_then_else(const Call *op);
     llvm::Value *scalarized_libm_call(const std::string &fn, const std::vector<llvm::Value *> &args,

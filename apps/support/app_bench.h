@@ -1,0 +1,29 @@
+#ifndef LOOM_APP_BENCH_H
+#define LOOM_APP_BENCH_H
+
+// Timing for the apps' --bench mode: the median of several runs, so AOT and
+// JIT are compared side by side in one process (never against fixed times).
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+namespace loom_apps {
+
+/** Median milliseconds of `runs` calls of f (after one warm-up call). */
+template <typename F> double median_ms(int runs, F &&f) {
+    f();
+    std::vector<double> ms;
+    for (int i = 0; i < runs; i++) {
+        auto t0 = std::chrono::steady_clock::now();
+        f();
+        auto t1 = std::chrono::steady_clock::now();
+        ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+}
+
+} // namespace loom_apps
+
+#endif

@@ -1,0 +1,99 @@
+# CMake helpers for Loom generators, in the Loom build tree and from an
+# installed Loom (find_package(Loom) includes this file).
+#
+#   add_loom_generator(<target> SOURCES <src>... [LINK_LIBRARIES <lib>...])
+#     An executable of generator classes with the driver's main().
+#
+#   add_loom_library(<name> FROM <generator target>
+#                    [GENERATOR <registered name>]   default: <name>
+#                    [FUNCTION_NAME <c name>]        default: <name>
+#                    [TARGETS <target string>]       default: host
+#                    [PARAMS <param=value>...]
+#                    [EXTRA_OUTPUTS <kind>...])      e.g. stmt assembly c_source
+#     Runs the generator at build time and gives a library target <name>
+#     (the generated <name>.a) whose include directory holds <name>.h and
+#     which links Loom::Runtime. The files land in
+#     ${CMAKE_CURRENT_BINARY_DIR}/<name>.loom/.
+
+include_guard(GLOBAL)
+
+function(add_loom_generator TARGET)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LINK_LIBRARIES" ${ARGN})
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "add_loom_generator(${TARGET}): SOURCES is required")
+  endif()
+  add_executable(${TARGET} ${ARG_SOURCES})
+  target_link_libraries(${TARGET} PRIVATE Loom::loom Loom::Generator ${ARG_LINK_LIBRARIES})
+endfunction()
+
+function(_loom_output_extension kind out_var)
+  set(ext_static_library .a)
+  set(ext_h .h)
+  set(ext_object .o)
+  set(ext_assembly .s)
+  set(ext_c_source .c)
+  set(ext_llvm_assembly .ll)
+  set(ext_stmt .stmt)
+  set(ext_stmt_html .stmt.html)
+  if(NOT DEFINED ext_${kind})
+    message(FATAL_ERROR "add_loom_library: unknown output kind '${kind}'; valid kinds: "
+                        "static_library h object assembly c_source llvm_assembly stmt stmt_html")
+  endif()
+  set(${out_var} ${ext_${kind}} PARENT_SCOPE)
+endfunction()
+
+function(add_loom_library TARGET)
+  cmake_parse_arguments(ARG "" "FROM;GENERATOR;FUNCTION_NAME" "TARGETS;PARAMS;EXTRA_OUTPUTS"
+                        ${ARGN})
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "add_loom_library(${TARGET}): unexpected arguments: "
+                        "${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT ARG_FROM)
+    message(FATAL_ERROR "add_loom_library(${TARGET}): FROM <generator target> is required")
+  endif()
+  if(NOT TARGET ${ARG_FROM})
+    message(FATAL_ERROR "add_loom_library(${TARGET}): '${ARG_FROM}' is not a target "
+                        "(create it first with add_loom_generator or add_executable)")
+  endif()
+  if(NOT ARG_GENERATOR)
+    set(ARG_GENERATOR ${TARGET})
+  endif()
+  if(NOT ARG_FUNCTION_NAME)
+    set(ARG_FUNCTION_NAME ${TARGET})
+  endif()
+  if(NOT ARG_TARGETS)
+    set(ARG_TARGETS host)
+  endif()
+  list(LENGTH ARG_TARGETS n_targets)
+  if(n_targets GREATER 1)
+    message(FATAL_ERROR "add_loom_library(${TARGET}): one target per library "
+                        "(got ${ARG_TARGETS}); make one library per target instead")
+  endif()
+
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/${TARGET}.loom)
+  file(MAKE_DIRECTORY ${dir})
+  set(outputs ${dir}/${TARGET}.a ${dir}/${TARGET}.h)
+  set(kinds static_library)
+  foreach(kind IN LISTS ARG_EXTRA_OUTPUTS)
+    _loom_output_extension(${kind} ext)
+    list(APPEND outputs ${dir}/${TARGET}${ext})
+    string(APPEND kinds ",${kind}")
+  endforeach()
+
+  add_custom_command(
+    OUTPUT ${outputs}
+    COMMAND ${ARG_FROM} -g ${ARG_GENERATOR} -o ${dir} -f ${ARG_FUNCTION_NAME} -n ${TARGET}
+            -e ${kinds} target=${ARG_TARGETS} ${ARG_PARAMS}
+    DEPENDS ${ARG_FROM}
+    COMMENT "Loom: generating ${TARGET} (${ARG_GENERATOR}, target=${ARG_TARGETS})"
+    VERBATIM)
+  add_custom_target(${TARGET}.update DEPENDS ${outputs})
+
+  add_library(${TARGET} STATIC IMPORTED GLOBAL)
+  set_target_properties(${TARGET} PROPERTIES
+    IMPORTED_LOCATION ${dir}/${TARGET}.a
+    INTERFACE_INCLUDE_DIRECTORIES ${dir}
+    INTERFACE_LINK_LIBRARIES Loom::Runtime)
+  add_dependencies(${TARGET} ${TARGET}.update)
+endfunction()

@@ -1,0 +1,54 @@
+#ifndef LOOM_AOT_AOT_OUTPUTS_H
+#define LOOM_AOT_AOT_OUTPUTS_H
+
+// Ahead-of-time outputs of a LoweredFunc: machine code (object file or
+// assembly), static libraries and the C header. This header is LLVM-free so
+// the front end (src/frontend/PipelineAOT.cpp) can use it.
+
+#include <string>
+#include <vector>
+
+#include "loom/Target.h"
+#include "lower/LoweredFunc.h"
+
+namespace loom {
+namespace Internal {
+
+enum class MachineCodeKind { Object, Assembly };
+
+/** The symbols an object for f exports: NAME, NAME_argv, NAME_metadata and
+ * NAME_with_context. Everything else it defines is internal. */
+std::vector<std::string> exported_symbols(const LoweredFunc &f);
+
+/** Compile f for t exactly as the JIT does (codegen_llvm, then
+ * optimize_module), make every symbol but the exported ones internal, and
+ * return the object file (ELF for Linux targets) or assembly text. */
+std::string compile_machine_code(const LoweredFunc &f, const Target &t, MachineCodeKind kind);
+
+/** One object file to put into a static library. */
+struct ArchiveMember {
+    std::string name; // e.g. "brighten.o"
+    std::string contents;
+};
+
+/** Write a static library (ar format with a symbol table; BSD/Darwin flavour
+ * for OSX targets, GNU otherwise) holding the members. */
+void write_static_library(const std::string &filename, const std::vector<ArchiveMember> &members,
+                          const Target &t);
+
+/** The C header declaring f's entry points (see compile_to_header). */
+std::string c_header_text(const LoweredFunc &f, const Target &t);
+
+/** f with the concrete Buffers it reads (input buffers with no Param behind
+ * them, such as a lookup table) moved from its arguments to
+ * f.embedded_buffers: the machine code carries their data, so they are no
+ * argument of the entry point, its header or its metadata. */
+LoweredFunc embed_concrete_buffers(LoweredFunc f);
+
+/** Is s usable as a C identifier (and so as a function name)? */
+bool is_c_identifier(const std::string &s);
+
+} // namespace Internal
+} // namespace loom
+
+#endif

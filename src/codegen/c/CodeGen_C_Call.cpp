@@ -1,0 +1,496 @@
+// Calls: intrinsics of the Intrinsic enum, buffer fields, math functions
+// ("sqrt_f32", ...: the same libm routines the LLVM backend ends up calling),
+// extern C functions and print().
+
+#include <cstring>
+
+#include "codegen/c/CodeGen_C_Visitor.h"
+#include "ir/Error.h"
+#include "ir/IROperator.h"
+
+namespace loom {
+namespace Internal {
+
+namespace {
+
+bool ends_with(const std::string &s, const char *suffix) {
+    size_t n = std::strlen(suffix);
+    return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+// Math routines by Loom name stem -> libm name stem (float gets an "f").
+// round is round-half-to-even (LLVM's roundeven): nearbyint in the default
+// rounding mode.
+const std::map<std::string, std::string> &libm_functions() {
+    static const std::map<std::string, std::string> table = {
+        {"sqrt", "sqrt"},    {"exp", "exp"},      {"log", "log"},         {"pow", "pow"},
+        {"sin", "sin"},      {"cos", "cos"},      {"tan", "tan"},         {"floor", "floor"},
+        {"ceil", "ceil"},    {"trunc", "trunc"},  {"round", "nearbyint"}, {"abs", "fabs"},
+        {"fast_exp", "exp"}, {"fast_log", "log"}, {"fast_pow", "pow"},    {"atan2", "atan2"},
+        {"atan", "atan"},    {"asin", "asin"},    {"acos", "acos"},       {"sinh", "sinh"},
+        {"cosh", "cosh"},    {"tanh", "tanh"},    {"asinh", "asinh"},     {"acosh", "acosh"},
+        {"atanh", "atanh"},
+    };
+    return table;
+}
+
+std::string join(const std::vector<std::string> &xs) {
+    std::string r;
+    for (size_t i = 0; i < xs.size(); i++) r += (i ? ", " : "") + xs[i];
+    return r;
+}
+
+bool is_temporary(const std::string &atom) {
+    return atom.size() > 2 && atom[0] == '_' && (atom[1] == 't' || atom[1] == 'v');
+}
+
+} // namespace
+
+std::string CodeGen_C::codegen_math(const Call *op, bool *handled) {
+    *handled = false;
+    const std::string &name = op->name;
+    int bits = ends_with(name, "_f32")   ? 32
+               : ends_with(name, "_f64") ? 64
+               : ends_with(name, "_f16") ? 16
+                                         : 0;
+    if (!bits || op->args.empty() || !op->args[0].type().is_float()) return "";
+    std::string stem = name.substr(0, name.size() - 4);
+    auto libm = libm_functions().find(stem);
+    bool classify = stem == "is_nan" || stem == "is_inf" || stem == "is_finite";
+    bool inverse = stem == "fast_inverse" || stem == "fast_inverse_sqrt";
+    if (libm == libm_functions().end() && !classify && !inverse) return "";
+    *handled = true;
+
+    std::vector<std::string> args;
+    std::vector<Type> types;
+    for (const Expr &a : op->args) {
+        args.push_back(codegen(a));
+        types.push_back(a.type());
+    }
+    // Half precision computes in float.
+    bool half = bits == 16;
+    std::string f = bits == 64 ? "" : "f";
+    std::string one = bits == 64 ? "1.0" : "1.0f";
+    Type result = op->type;
+    return elementwise(result, args, types, [&](const std::vector<std::string> &x) {
+        std::vector<std::string> xs;
+        for (const auto &a : x) xs.push_back(half ? "(float)" + a : a);
+        std::string r;
+        if (stem == "is_nan") {
+            r = "isnan(" + xs[0] + ") != 0";
+        } else if (stem == "is_inf") {
+            r = "isinf(" + xs[0] + ") != 0";
+        } else if (stem == "is_finite") {
+            r = "isfinite(" + xs[0] + ") != 0";
+        } else if (stem == "fast_inverse") {
+            r = one + " / " + xs[0];
+        } else if (stem == "fast_inverse_sqrt") {
+            r = one + " / sqrt" + f + "(" + xs[0] + ")";
+        } else {
+            r = libm->second + f + "(" + join(xs) + ")";
+        }
+        if (half && !classify) r = "(_Float16)" + r;
+        return r;
+    });
+}
+
+std::string CodeGen_C::codegen_extern(const Call *op) {
+    if (op->call_type == Call::PureExtern) {
+        bool handled = false;
+        std::string math = codegen_math(op, &handled);
+        if (handled) return math;
+    }
+    std::vector<std::string> args, params;
+    std::vector<Type> types;
+    for (const Expr &a : op->args) {
+        args.push_back(codegen(a));
+        types.push_back(a.type());
+        params.push_back(a.as<StringImm>() ? std::string("const char *") : c_type(a.type()));
+    }
+    std::string result = op->type.is_void() ? std::string("void") : c_type(op->type);
+    const std::vector<std::string> &declared = declare_extern(op->name, result, params);
+    internal_assert(declared.size() == args.size(),
+                    "extern " << op->name << " called with " << args.size() << " arguments, "
+                              << "declared with " << declared.size());
+    auto call = [&](const std::vector<std::string> &x) {
+        std::vector<std::string> cast_args;
+        for (size_t i = 0; i < x.size(); i++) cast_args.push_back("(" + declared[i] + ")" + x[i]);
+        return op->name + "(" + join(cast_args) + ")";
+    };
+    if (op->type.is_void()) {
+        line() << call(args) << ";\n";
+        return "0";
+    }
+    // C functions are scalar: vectors call once per lane.
+    return elementwise(op->type, args, types, call);
+}
+
+std::string CodeGen_C::codegen_buffer_field(const Call *op) {
+    internal_assert(!op->args.empty(), "buffer field intrinsic without a buffer");
+    std::string buf = "((loom_buffer_t *)" + codegen(op->args[0]) + ")";
+    auto dim_field = [&](const char *field) {
+        internal_assert(op->args.size() == 2, "buffer dimension intrinsic needs a dimension");
+        return buf + "->dim[" + codegen(op->args[1]) + "]." + field;
+    };
+    std::string v;
+    Type from = Int(32);
+    switch (op->op) {
+    case Intrinsic::buffer_get_host:
+        return scalar_local(Handle(), buf + "->host");
+    case Intrinsic::buffer_get_min:
+        v = dim_field("min");
+        break;
+    case Intrinsic::buffer_get_extent:
+        v = dim_field("extent");
+        break;
+    case Intrinsic::buffer_get_stride:
+        v = dim_field("stride");
+        break;
+    case Intrinsic::buffer_get_dimensions:
+        v = buf + "->dimensions";
+        break;
+    case Intrinsic::buffer_get_type_code:
+        v = buf + "->type.code", from = UInt(8);
+        break;
+    case Intrinsic::buffer_get_type_bits:
+        v = buf + "->type.bits", from = UInt(8);
+        break;
+    case Intrinsic::buffer_get_type_lanes:
+        v = buf + "->type.lanes", from = UInt(16);
+        break;
+    default:
+        internal_error("not a buffer field intrinsic: " << intrinsic_name(op->op));
+    }
+    return scalar_local(op->type, convert(from, op->type, v));
+}
+
+std::string CodeGen_C::codegen_if_then_else(const Call *op) {
+    internal_assert(op->args.size() >= 2, "if_then_else needs a condition and a value");
+    Type t = op->type;
+    if (op->args[0].type().is_vector()) {
+        // No branching on vectors: evaluate both sides.
+        std::string c = codegen(op->args[0]), a = codegen(op->args[1]);
+        std::string b = op->args.size() > 2 ? codegen(op->args[2]) : std::string("0");
+        Type bt = op->args.size() > 2 ? op->args[2].type() : t.element_of();
+        return elementwise(
+            t, {c, a, b}, {op->args[0].type(), op->args[1].type(), bt},
+            [](const std::vector<std::string> &x) { return x[0] + " ? " + x[1] + " : " + x[2]; });
+    }
+    // Only the side the condition picks runs.
+    std::string c = codegen(op->args[0]);
+    std::string r = t.is_vector() ? vector_local(t) : scalar_local(t, "0");
+    auto assign = [&](const std::string &v, Type vt) {
+        if (t.is_vector())
+            line() << "for (int _l = 0; _l < " << t.lanes << "; _l++) " << r
+                   << "[_l] = " << lane(v, vt) << ";\n";
+        else
+            line() << r << " = " << v << ";\n";
+    };
+    line() << "if (" << c << ") {\n";
+    indent_level++;
+    assign(codegen(op->args[1]), op->args[1].type());
+    indent_level--;
+    line() << "} else {\n";
+    indent_level++;
+    if (op->args.size() > 2)
+        assign(codegen(op->args[2]), op->args[2].type());
+    else
+        assign("0", t.element_of());
+    indent_level--;
+    line() << "}\n";
+    return r;
+}
+
+std::string CodeGen_C::codegen_debug_print(const Call *op) {
+    // A printf format built at compile time; lanes of vectors print as <a, b>.
+    std::string format;
+    std::vector<std::string> values;
+    std::string first;
+    for (size_t i = 0; i < op->args.size(); i++) {
+        const Expr &a = op->args[i];
+        if (i > 0) format += " ";
+        if (const StringImm *s = a.as<StringImm>()) {
+            for (char ch : s->value) format += ch == '%' ? std::string("%%") : std::string(1, ch);
+            continue;
+        }
+        std::string v = codegen(a);
+        if (first.empty()) first = v;
+        Type t = a.type();
+        if (t.is_vector()) format += "<";
+        for (int l = 0; l < t.lanes; l++) {
+            if (l > 0) format += ", ";
+            std::string x = t.is_vector() ? v + "[" + std::to_string(l) + "]" : v;
+            Type et = t.element_of();
+            if (et.is_float()) {
+                format += "%f";
+                values.push_back("(double)" + x);
+            } else if (et.is_handle()) {
+                format += "%p";
+                values.push_back(x);
+            } else if (et.is_int()) {
+                format += "%lld";
+                values.push_back("(long long)" + x);
+            } else {
+                format += "%llu";
+                values.push_back("(unsigned long long)" + x);
+            }
+        }
+        if (t.is_vector()) format += ">";
+    }
+    std::string buffer = "_print" + std::to_string(next_id++);
+    declare_extern("loom_print", "void", {"void *", "const char *"});
+    line() << "char " << buffer << "[1024];\n";
+    line() << "snprintf(" << buffer << ", sizeof(" << buffer << "), " << string_literal(format);
+    for (const auto &v : values) *out << ", " << v;
+    *out << ");\n";
+    line() << "loom_print(" << symbol("__user_context").c_name << ", " << buffer << ");\n";
+    // print() returns its first value.
+    if (!first.empty() && !op->args.empty() && op->args[0].type() == op->type) return first;
+    return elementwise(op->type, {"0"}, {op->type.element_of()},
+                       [](const std::vector<std::string> &x) { return x[0]; });
+}
+
+std::string CodeGen_C::codegen_shift(const Call *op) {
+    Type t = op->type, bt = op->args.at(1).type();
+    bool left = op->op == Intrinsic::shift_left;
+    std::string a = codegen(op->args.at(0)), b = codegen(op->args.at(1));
+    std::string T = c_type(t.element_of());
+    std::string W = t.bits == 64 ? "uint64_t" : "uint32_t";
+    auto shift = [&](bool to_left, const std::string &x, const std::string &amount) {
+        // Left shifts in unsigned arithmetic (signed overflow is undefined in
+        // C); right shifts of signed values are arithmetic in gcc and clang.
+        if (to_left) return "(" + T + ")((" + W + ")" + x + " << " + amount + ")";
+        return "(" + T + ")(" + x + " >> " + amount + ")";
+    };
+    auto c = as_const_int(op->args[1]);
+    bool may_be_negative = bt.is_int() && !(c && *c >= 0);
+    return elementwise(t, {a, b}, {op->args[0].type(), bt}, [&](const std::vector<std::string> &x) {
+        if (!may_be_negative) return shift(left, x[0], x[1]);
+        // A negative signed amount shifts the other way.
+        return x[1] + " < 0 ? " + shift(!left, x[0], "(0 - " + x[1] + ")") + " : " +
+               shift(left, x[0], x[1]);
+    });
+}
+
+std::string CodeGen_C::codegen_bit_count(const Call *op) {
+    Type at = op->args.at(0).type();
+    int bits = at.bits;
+    bool wide = bits == 64;
+    std::string U = c_type(at.element_of().with_code(Type::UInt));
+    std::string fn;
+    if (op->op == Intrinsic::popcount) {
+        fn = wide ? "__builtin_popcountll" : "__builtin_popcount";
+    } else {
+        bool leading = op->op == Intrinsic::count_leading_zeros;
+        // Defined at zero (the width), unlike the builtins.
+        fn = std::string(leading ? "loom_clz" : "loom_ctz") + std::to_string(bits);
+        std::string builtin =
+            std::string(leading ? "__builtin_clz" : "__builtin_ctz") + (wide ? "ll" : "");
+        std::string arg = wide ? "(unsigned long long)x" : "(unsigned)x";
+        std::string adjust = leading && bits < 32 ? " - " + std::to_string(32 - bits) : "";
+        need_helper(fn, "static inline int " + fn + "(" + U + " x) {\n    return x == 0 ? " +
+                            std::to_string(bits) + " : " + builtin + "(" + arg + ")" + adjust +
+                            ";\n}\n");
+    }
+    std::string a = codegen(op->args[0]);
+    Type counted = Int(32, at.lanes);
+    return elementwise(op->type, {a}, {at}, [&](const std::vector<std::string> &x) {
+        std::string arg = "(" + U + ")" + x[0];
+        if (op->op == Intrinsic::popcount)
+            arg = wide ? "(unsigned long long)" + arg : "(unsigned)" + arg;
+        return convert(counted, op->type, fn + "(" + arg + ")");
+    });
+}
+
+std::string CodeGen_C::round_to_zero_div_mod(Type t, const std::string &a, const std::string &b,
+                                             bool div) {
+    t = t.element_of();
+    if (t.is_float()) {
+        if (div) return a + " / " + b;
+        return std::string(t.bits == 64 ? "fmod(" : "fmodf(") + a + ", " + b + ")";
+    }
+    std::string T = c_type(t);
+    std::string name = std::string(div ? "loom_div_rtz_" : "loom_mod_rtz_") +
+                       (t.is_int() ? "i" : "u") + std::to_string(t.bits);
+    std::string body = "static inline " + T + " " + name + "(" + T + " a, " + T + " b) {\n" +
+                       "    if (b == 0) return 0;\n";
+    if (t.is_int()) {
+        std::string W = t.bits == 64 ? "uint64_t" : "uint32_t";
+        body += div ? "    if (b == -1) return (" + T + ")(0 - (" + W + ")a);\n"
+                    : "    if (b == -1) return 0;\n";
+    }
+    body += "    return (" + T + ")(a " + (div ? "/" : "%") + " b);\n}\n";
+    need_helper(name, body);
+    return name + "(" + a + ", " + b + ")";
+}
+
+std::string CodeGen_C::codegen_atomic_update(const Call *op) {
+    // A compare-and-swap loop on the element's bits (GCC/Clang __atomic
+    // builtins) that recomputes the new value from the old one each try.
+    internal_assert(op->args.size() == 4, "atomic_update takes 4 arguments");
+    const auto *name = op->args[0].as<StringImm>();
+    const auto *old = op->args[2].as<StringImm>();
+    internal_assert(name && old, "atomic_update needs a buffer name and an old-value name");
+    Type t = op->type;
+    internal_assert(t.is_scalar(), "atomic_update of a vector");
+    const Symbol &memory = symbol(name->value);
+    used_names.insert(memory.c_name);
+    std::string bits = "uint" + std::to_string(std::max(8, int(t.bits))) + "_t";
+    std::string index = codegen(op->args[1]);
+    std::string ptr = "_atomic" + std::to_string(next_id++);
+    std::string current = "_current" + std::to_string(next_id++);
+    line() << bits << " *" << ptr << " = (" << bits << " *)" << memory.c_name << " + " << index
+           << ";\n";
+    line() << bits << " " << current << " = __atomic_load_n(" << ptr << ", __ATOMIC_RELAXED);\n";
+    line() << "for (;;) {\n";
+    indent_level++;
+    std::string old_value = unique_name(old->value);
+    if (t.is_bool()) {
+        line() << "bool " << old_value << " = " << current << " != 0;\n";
+    } else {
+        line() << c_type(t) << " " << old_value << ";\n";
+        line() << "memcpy(&" << old_value << ", &" << current << ", sizeof(" << current << "));\n";
+    }
+    std::string next;
+    {
+        ScopedBinding<Symbol> bind(symbols, old->value, Symbol{old_value, t});
+        next = codegen(op->args[3]);
+    }
+    std::string next_bits = scalar_local(t.is_bool() ? UInt(8) : t, next);
+    std::string next_raw = "_next" + std::to_string(next_id++);
+    line() << bits << " " << next_raw << ";\n";
+    line() << "memcpy(&" << next_raw << ", &" << next_bits << ", sizeof(" << next_raw << "));\n";
+    line() << "if (__atomic_compare_exchange_n(" << ptr << ", &" << current << ", " << next_raw
+           << ", 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;\n";
+    mark_unused_lets(old_value);
+    indent_level--;
+    line() << "}\n";
+    return elementwise(t, {"0"}, {t}, [](const std::vector<std::string> &x) { return x[0]; });
+}
+
+std::string CodeGen_C::codegen_intrinsic(const Call *op) {
+    const auto &args = op->args;
+    Type t = op->type;
+    auto arg_type = [&](size_t i) {
+        internal_assert(i < args.size(),
+                        "intrinsic " << intrinsic_name(op->op) << " is missing argument " << i);
+        return args[i].type();
+    };
+    switch (op->op) {
+    case Intrinsic::abs:
+    case Intrinsic::absd: {
+        Type at = arg_type(0);
+        bool d = op->op == Intrinsic::absd;
+        std::vector<std::string> xs{codegen(args[0])};
+        std::vector<Type> ts{at};
+        if (d) {
+            xs.push_back(codegen(args.at(1)));
+            ts.push_back(arg_type(1));
+        }
+        Type ut = at.with_code(Type::UInt);
+        std::string W = at.bits == 64 ? "uint64_t" : "uint32_t";
+        return elementwise(t, xs, ts, [&](const std::vector<std::string> &x) {
+            if (at.is_float()) {
+                std::string f = at.bits == 64   ? "fabs("
+                                : at.bits == 32 ? "fabsf("
+                                                : "fabsf((float)";
+                std::string r = f + (d ? x[0] + " - " + x[1] : x[0]) + ")";
+                return at.bits == 16 ? "(_Float16)" + r : r;
+            }
+            std::string r;
+            if (!d) {
+                if (at.is_uint()) return convert(at, t, x[0]);
+                // |most negative| wraps to the right unsigned value.
+                r = x[0] + " < 0 ? (" + W + ")0 - (" + W + ")" + x[0] + " : (" + W + ")" + x[0];
+            } else {
+                r = x[0] + " < " + x[1] + " ? (" + W + ")" + x[1] + " - (" + W + ")" + x[0] +
+                    " : (" + W + ")" + x[0] + " - (" + W + ")" + x[1];
+            }
+            return convert(ut, t, "(" + c_type(ut.element_of()) + ")(" + r + ")");
+        });
+    }
+    case Intrinsic::bitwise_and:
+    case Intrinsic::bitwise_or:
+    case Intrinsic::bitwise_xor: {
+        const char *c_op = op->op == Intrinsic::bitwise_and  ? " & "
+                           : op->op == Intrinsic::bitwise_or ? " | "
+                                                             : " ^ ";
+        std::string a = codegen(args.at(0)), b = codegen(args.at(1));
+        return elementwise(
+            t, {a, b}, {arg_type(0), arg_type(1)}, [&](const std::vector<std::string> &x) {
+                return "(" + c_type(t.element_of()) + ")(" + x[0] + c_op + x[1] + ")";
+            });
+    }
+    case Intrinsic::bitwise_not: {
+        std::string a = codegen(args.at(0));
+        return elementwise(t, {a}, {arg_type(0)}, [&](const std::vector<std::string> &x) {
+            if (t.is_bool()) return "!" + x[0];
+            return "(" + c_type(t.element_of()) + ")~" + x[0];
+        });
+    }
+    case Intrinsic::shift_left:
+    case Intrinsic::shift_right:
+        return codegen_shift(op);
+    case Intrinsic::count_leading_zeros:
+    case Intrinsic::count_trailing_zeros:
+    case Intrinsic::popcount:
+        return codegen_bit_count(op);
+    case Intrinsic::div_round_to_zero:
+    case Intrinsic::mod_round_to_zero: {
+        bool div = op->op == Intrinsic::div_round_to_zero;
+        std::string a = codegen(args.at(0)), b = codegen(args.at(1));
+        return elementwise(t, {a, b}, {arg_type(0), arg_type(1)},
+                           [&](const std::vector<std::string> &x) {
+                               return round_to_zero_div_mod(t, x[0], x[1], div);
+                           });
+    }
+    case Intrinsic::likely:
+        return codegen(args.at(0));
+    case Intrinsic::return_second: {
+        std::string first = codegen(args.at(0));
+        if (is_temporary(first)) line() << "(void)" << first << ";\n";
+        return codegen(args.at(1));
+    }
+    case Intrinsic::if_then_else:
+        return codegen_if_then_else(op);
+    case Intrinsic::buffer_get_host:
+    case Intrinsic::buffer_get_min:
+    case Intrinsic::buffer_get_extent:
+    case Intrinsic::buffer_get_stride:
+    case Intrinsic::buffer_get_dimensions:
+    case Intrinsic::buffer_get_type_code:
+    case Intrinsic::buffer_get_type_bits:
+    case Intrinsic::buffer_get_type_lanes:
+        return codegen_buffer_field(op);
+    case Intrinsic::undef:
+        return elementwise(t, {"0"}, {t.element_of()},
+                           [](const std::vector<std::string> &x) { return x[0]; });
+    case Intrinsic::debug_print:
+        return codegen_debug_print(op);
+    case Intrinsic::atomic_update:
+        return codegen_atomic_update(op);
+    case Intrinsic::None:
+        break;
+    }
+    internal_error("C codegen: unhandled intrinsic " << intrinsic_name(op->op));
+}
+
+void CodeGen_C::visit(const Call *op) {
+    switch (op->call_type) {
+    case Call::Intrinsic:
+    case Call::PureIntrinsic:
+        value = codegen_intrinsic(op);
+        return;
+    case Call::Extern:
+    case Call::PureExtern:
+        value = codegen_extern(op);
+        return;
+    case Call::Image:
+    case Call::Loom:
+        internal_error("C codegen: call to " << op->name
+                                             << " should have been removed by storage flattening");
+    }
+}
+
+} // namespace Internal
+} // namespace loom

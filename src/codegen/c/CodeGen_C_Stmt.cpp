@@ -1,0 +1,258 @@
+// Statements: bindings, control flow, asserts, loads and stores (per lane,
+// predicated lanes untouched) and allocations (stack arrays, or
+// loom_malloc/loom_free with frees on every early return).
+
+#include "codegen/c/CodeGen_C_Visitor.h"
+#include "ir/Error.h"
+#include "ir/IROperator.h"
+
+namespace loom {
+namespace Internal {
+
+namespace {
+
+// Allocations up to this size with constant extents go on the stack (as in
+// the LLVM backend).
+constexpr int64_t max_stack_allocation_bytes = 16 * 1024;
+
+bool is_predicated(const Expr &predicate) {
+    return predicate.defined() && !is_const_true(predicate);
+}
+
+bool is_temporary(const std::string &atom) {
+    return atom.size() > 2 && atom[0] == '_' && (atom[1] == 't' || atom[1] == 'v');
+}
+
+} // namespace
+
+void CodeGen_C::visit(const Load *op) {
+    Type t = op->type;
+    const Symbol &memory = symbol(op->name);
+    used_names.insert(memory.c_name);
+    std::string ptr = "((" + c_memory_type(t.element_of()) + " *)" + memory.c_name + ")";
+    auto from_memory = [&](const std::string &x) { return t.is_bool() ? "(" + x + " != 0)" : x; };
+    bool predicated = is_predicated(op->predicate);
+
+    if (t.is_scalar()) {
+        if (!predicated) {
+            std::string index = codegen(op->index);
+            value = scalar_local(t, from_memory(ptr + "[" + index + "]"));
+            return;
+        }
+        // A predicated scalar load reads only when the predicate holds.
+        std::string cond = codegen(op->predicate);
+        std::string r = scalar_local(t, "0");
+        line() << "if (" << cond << ") {\n";
+        indent_level++;
+        std::string index = codegen(op->index);
+        line() << r << " = " << from_memory(ptr + "[" + index + "]") << ";\n";
+        indent_level--;
+        line() << "}\n";
+        value = r;
+        return;
+    }
+
+    std::string lane_index;
+    const Ramp *ramp = op->index.as<Ramp>();
+    if (ramp && ramp->base.type().is_scalar()) {
+        std::string base = codegen(ramp->base), stride = codegen(ramp->stride);
+        lane_index = base + " + _l * " + stride;
+    } else {
+        lane_index = lane(codegen(op->index), op->index.type());
+    }
+    std::string mask = predicated ? lane(codegen(op->predicate), op->predicate.type()) : "";
+    std::string v = vector_local(t);
+    std::string read = from_memory(ptr + "[" + lane_index + "]");
+    line() << "for (int _l = 0; _l < " << t.lanes << "; _l++) " << v
+           << "[_l] = " << (predicated ? mask + " ? " + read + " : 0" : read) << ";\n";
+    value = v;
+}
+
+void CodeGen_C::visit(const Store *op) {
+    Type t = op->value.type();
+    const Symbol &memory = symbol(op->name);
+    used_names.insert(memory.c_name);
+    std::string ptr = "((" + c_memory_type(t.element_of()) + " *)" + memory.c_name + ")";
+    auto to_memory = [&](const std::string &x) { return t.is_bool() ? "(uint8_t)" + x : x; };
+    bool predicated = is_predicated(op->predicate);
+
+    if (t.is_scalar()) {
+        if (predicated) {
+            line() << "if (" << codegen(op->predicate) << ") {\n";
+            indent_level++;
+        }
+        std::string v = codegen(op->value);
+        std::string index = codegen(op->index);
+        line() << ptr << "[" << index << "] = " << to_memory(v) << ";\n";
+        if (predicated) {
+            indent_level--;
+            line() << "}\n";
+        }
+        return;
+    }
+
+    std::string v = codegen(op->value);
+    std::string mask = predicated ? lane(codegen(op->predicate), op->predicate.type()) : "";
+    std::string lane_index;
+    const Ramp *ramp = op->index.as<Ramp>();
+    if (ramp && ramp->base.type().is_scalar()) {
+        std::string base = codegen(ramp->base), stride = codegen(ramp->stride);
+        lane_index = base + " + _l * " + stride;
+    } else {
+        lane_index = lane(codegen(op->index), op->index.type());
+    }
+    line() << "for (int _l = 0; _l < " << t.lanes << "; _l++) "
+           << (predicated ? "if (" + mask + ") " : std::string()) << ptr << "[" << lane_index
+           << "] = " << to_memory(v + "[_l]") << ";\n";
+}
+
+void CodeGen_C::visit(const Allocate *op) {
+    std::string elem = c_memory_type(op->type.element_of());
+    int64_t elem_bytes = int64_t(op->type.bytes()) * op->type.lanes;
+
+    int64_t constant_elements = 1;
+    bool constant_size = true;
+    for (const Expr &e : op->extents) {
+        auto c = as_const_int(e);
+        if (!c || *c < 0 || (*c > 0 && constant_elements > INT64_MAX / *c)) {
+            constant_size = false;
+            break;
+        }
+        constant_elements *= *c;
+    }
+    bool on_stack =
+        constant_size && op->memory_type != MemoryType::Heap &&
+        constant_elements <= max_stack_allocation_bytes / std::max<int64_t>(elem_bytes, 1);
+    std::string name = unique_name(op->name);
+
+    if (on_stack) {
+        line() << elem << " " << name << "["
+               << std::max<int64_t>(constant_elements, 1) * op->type.lanes << "];\n";
+        {
+            ScopedBinding<Symbol> bind(symbols, op->name, Symbol{name, Handle()});
+            codegen(op->body);
+        }
+        mark_unused_lets(name);
+        return;
+    }
+
+    // Bytes in 64-bit arithmetic, as the LLVM backend computes them.
+    std::string bytes = "(uint64_t)" + std::to_string(elem_bytes);
+    for (const Expr &e : op->extents) bytes += " * (uint64_t)(int64_t)" + codegen(e);
+    if (op->condition.defined() && !is_const_true(op->condition)) {
+        // Skipped allocations still get a (minimal) block so the pointer is valid to free.
+        bytes = codegen(op->condition) + " ? " + bytes + " : 0";
+    }
+    std::string uc = symbol("__user_context").c_name;
+    declare_extern("loom_malloc", "void *", {});
+    declare_extern("loom_free", "void", {});
+    declare_extern("loom_error_out_of_memory", "int", {});
+    line() << "void *" << name << " = loom_malloc(" << uc << ", (size_t)(" << bytes << "));\n";
+    line() << "if (!" << name << ") {\n";
+    indent_level++;
+    std::string code = scalar_local(Int(32), "loom_error_out_of_memory(" + uc + ")");
+    return_with_cleanup(code);
+    indent_level--;
+    line() << "}\n";
+
+    heap_allocations.push_back(name);
+    {
+        ScopedBinding<Symbol> bind(symbols, op->name, Symbol{name, Handle()});
+        codegen(op->body);
+    }
+    heap_allocations.pop_back();
+    line() << "loom_free(" << uc << ", " << name << ");\n";
+}
+
+// Heap allocations are freed when their Allocate's body ends (and on every
+// early return), so an explicit Free has nothing left to do.
+void CodeGen_C::visit(const Free *) {}
+
+void CodeGen_C::visit(const LetStmt *op) {
+    // Vectors are arrays: the let names the array itself.
+    bool scalar = op->value.type().is_scalar();
+    std::string c = scalar ? let_local(op->name, op->value) : codegen(op->value);
+    {
+        ScopedBinding<Symbol> bind(symbols, op->name, Symbol{c, op->value.type()});
+        codegen(op->body);
+    }
+    if (scalar) mark_unused_lets(c);
+}
+
+void CodeGen_C::visit(const AssertStmt *op) {
+    std::string cond = codegen(op->condition);
+    line() << "if (!" << cond << ") {\n";
+    indent_level++;
+    std::string code = codegen(op->message);
+    return_with_cleanup("(int)" + code);
+    indent_level--;
+    line() << "}\n";
+}
+
+void CodeGen_C::visit(const ProducerConsumer *op) {
+    std::string name = op->name;
+    for (size_t p = name.find("*/"); p != std::string::npos; p = name.find("*/"))
+        name.replace(p, 2, "* /");
+    line() << "/* " << (op->is_producer ? "produce " : "consume ") << name << " */\n";
+    codegen(op->body);
+}
+
+void CodeGen_C::visit(const For *op) {
+    if (op->for_type == ForType::Parallel) {
+        codegen_parallel_for(op);
+        return;
+    }
+    // Vectorized/Unrolled loops are normally expanded by lowering; any that
+    // reach here run serially.
+    Type t = op->min.type();
+    std::string min = codegen(op->min), extent = codegen(op->extent);
+    std::string var = unique_name(op->name);
+    std::string end = scalar_local(t, arithmetic(t, min, "+", extent));
+    line() << "for (" << c_type(t) << " " << var << " = " << min << "; " << var << " < " << end
+           << "; " << var << "++) {\n";
+    indent_level++;
+    {
+        ScopedBinding<Symbol> bind(symbols, op->name, Symbol{var, t});
+        codegen(op->body);
+    }
+    indent_level--;
+    line() << "}\n";
+}
+
+void CodeGen_C::visit(const Provide *op) {
+    internal_error("C codegen: Provide to " << op->name
+                                            << " should have been removed by storage flattening");
+}
+
+void CodeGen_C::visit(const Realize *op) {
+    internal_error("C codegen: Realize of " << op->name
+                                            << " should have been removed by storage flattening");
+}
+
+void CodeGen_C::visit(const Block *op) {
+    codegen(op->first);
+    codegen(op->rest);
+}
+
+void CodeGen_C::visit(const IfThenElse *op) {
+    std::string cond = codegen(op->condition);
+    line() << "if (" << cond << ") {\n";
+    indent_level++;
+    codegen(op->then_case);
+    indent_level--;
+    if (op->else_case.defined()) {
+        line() << "} else {\n";
+        indent_level++;
+        codegen(op->else_case);
+        indent_level--;
+    }
+    line() << "}\n";
+}
+
+void CodeGen_C::visit(const Evaluate *op) {
+    std::string v = codegen(op->value);
+    if (is_temporary(v)) line() << "(void)" << v << ";\n";
+}
+
+} // namespace Internal
+} // namespace loom

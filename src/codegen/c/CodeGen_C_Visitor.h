@@ -1,0 +1,197 @@
+#ifndef LOOM_CODEGEN_C_CODEGEN_C_VISITOR_H
+#define LOOM_CODEGEN_C_CODEGEN_C_VISITOR_H
+
+// The IR visitor behind codegen_c(). Its methods are split over several files
+// by job: CodeGen_C.cpp (file layout, entry points, names, types, emission
+// helpers), CodeGen_C_Expr.cpp (constants, casts, arithmetic, comparisons,
+// vectors), CodeGen_C_Call.cpp (intrinsics, math, extern calls, buffer
+// fields, print), CodeGen_C_Stmt.cpp (control flow, loads, stores,
+// allocations) and CodeGen_C_Parallel.cpp (parallel loops as closures).
+//
+// Code shape: every computed scalar becomes a local variable ("_tN"); every
+// vector becomes a local array ("_vN[lanes]") filled by a loop over its lanes,
+// so the C compiler sees plain scalar code it can vectorize itself. Each
+// identifier carries a number unique in the file, so C scopes never clash.
+
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ir/IRVisitor.h"
+#include "ir/Scope.h"
+#include "loom/Target.h"
+#include "lower/LoweredFunc.h"
+
+namespace loom {
+namespace Internal {
+
+class CodeGen_C : public IRVisitor {
+public:
+    explicit CodeGen_C(const Target &target);
+    std::string compile(const LoweredFunc &f);
+
+private:
+    // ---- File layout and helpers (CodeGen_C.cpp) ----
+    const Target target;
+
+    /** What a Loom name refers to in the C code. */
+    struct Symbol {
+        std::string c_name; // identifier, literal or array/pointer expression
+        Type type;          // value type; Handle for memory (buffers, allocations)
+    };
+    Scope<Symbol> symbols;
+    /** C identifiers a Variable has read (lets never read get a (void) use). */
+    std::set<std::string> used_names;
+
+    std::ostringstream *out = nullptr; // the function being written
+    int indent_level = 0;
+    int next_id = 0;
+    /** Static functions (parallel tasks) and closure structs, in order. */
+    std::vector<std::string> finished_functions;
+    /** Helper function definitions by name (sorted: deterministic output). */
+    std::map<std::string, std::string> helpers;
+    /** Prototypes of extern C functions by name, and their parameter types. */
+    std::map<std::string, std::string> prototypes;
+    std::map<std::string, std::vector<std::string>> prototype_params;
+    /** Heap allocations live at this point, innermost last (freed on return). */
+    std::vector<std::string> heap_allocations;
+
+    /** The result of visiting an Expr: a C identifier or literal (scalars),
+     * or the name of a local array (vectors). */
+    std::string value;
+    /** Readable names: a let names the local its value's root computes into.
+     * let_name is taken by the next codegen(Expr), which keeps it on
+     * name_hints for the first scalar_local of its own node only. */
+    std::string let_name;
+    std::vector<std::string> name_hints;
+    /** Bind a scalar let's value to a local named after it; returns that local. */
+    std::string let_local(const std::string &loom_name, const Expr &value);
+
+    std::string codegen(const Expr &e);
+    void codegen(const Stmt &s);
+    std::ostream &line();
+    std::string unique_name(const std::string &loom_name);
+    const Symbol &symbol(const std::string &name) const;
+    void mark_unused_lets(const std::string &c_name);
+
+    /** C type of one element of t ("int32_t", "float", "bool", "void *"). */
+    std::string c_type(Type t) const;
+    /** C type of one element of t as stored in memory (bools are bytes). */
+    std::string c_memory_type(Type t) const;
+    /** A local holding `expr` of scalar type t; returns its name. */
+    std::string scalar_local(Type t, const std::string &expr);
+    /** A new local array for a vector of type t; returns its name. */
+    std::string vector_local(Type t);
+    /** `a` itself for scalars, its lane `_l` for vectors. */
+    static std::string lane(const std::string &a, Type t);
+    /** Computes expr(lane operands) for every lane of `result`: a scalar
+     * local when everything is scalar, else a lane loop into an array. */
+    template <typename F>
+    std::string elementwise(Type result, const std::vector<std::string> &operands,
+                            const std::vector<Type> &operand_types, F scalar_expr);
+    /** Return `code` from the current function after freeing live allocations. */
+    void return_with_cleanup(const std::string &code);
+    std::string string_literal(const std::string &s) const;
+    /** Declare the extern C function `name` once; returns the parameter C types. */
+    const std::vector<std::string> &declare_extern(const std::string &name,
+                                                   const std::string &result,
+                                                   const std::vector<std::string> &params);
+    /** Use (and define once) a helper function. */
+    void need_helper(const std::string &name, const std::string &definition);
+
+    /** Static constants holding a concrete Buffer (LoweredFunc::embedded_buffers);
+     * returns the expression for its loom_buffer_t *. */
+    std::string embed_buffer(const LoweredArgument &a);
+    void define_body_function(const LoweredFunc &f);
+    void define_wrappers(const LoweredFunc &f);
+    void define_metadata_function(const LoweredFunc &f);
+
+    // ---- Expressions (CodeGen_C_Expr.cpp) ----
+    std::string arithmetic(Type t, const std::string &a, const char *op, const std::string &b);
+    std::string euclidean_div_mod(Type t, const std::string &a, const std::string &b, bool div);
+    std::string convert(Type from, Type to, const std::string &a);
+    template <typename Op> void visit_binary(const Op *op, const char *c_op);
+    template <typename Op> void visit_compare(const Op *op, const char *c_op);
+
+    // ---- Calls (CodeGen_C_Call.cpp) ----
+    std::string codegen_intrinsic(const Call *op);
+    std::string codegen_math(const Call *op, bool *handled);
+    std::string codegen_extern(const Call *op);
+    std::string codegen_buffer_field(const Call *op);
+    std::string codegen_if_then_else(const Call *op);
+    std::string codegen_debug_print(const Call *op);
+    std::string codegen_shift(const Call *op);
+    std::string codegen_atomic_update(const Call *op);
+    std::string codegen_bit_count(const Call *op);
+    std::string round_to_zero_div_mod(Type t, const std::string &a, const std::string &b, bool div);
+
+    // ---- Parallel loops (CodeGen_C_Parallel.cpp) ----
+    void codegen_parallel_for(const For *op);
+
+public:
+    using IRVisitor::visit;
+    void visit(const IntImm *) override;
+    void visit(const UIntImm *) override;
+    void visit(const FloatImm *) override;
+    void visit(const StringImm *) override;
+    void visit(const Cast *) override;
+    void visit(const Reinterpret *) override;
+    void visit(const Variable *) override;
+    void visit(const Add *) override;
+    void visit(const Sub *) override;
+    void visit(const Mul *) override;
+    void visit(const Div *) override;
+    void visit(const Mod *) override;
+    void visit(const Min *) override;
+    void visit(const Max *) override;
+    void visit(const EQ *) override;
+    void visit(const NE *) override;
+    void visit(const LT *) override;
+    void visit(const LE *) override;
+    void visit(const GT *) override;
+    void visit(const GE *) override;
+    void visit(const And *) override;
+    void visit(const Or *) override;
+    void visit(const Not *) override;
+    void visit(const Select *) override;
+    void visit(const Load *) override;
+    void visit(const Ramp *) override;
+    void visit(const Broadcast *) override;
+    void visit(const Call *) override;
+    void visit(const Let *) override;
+    void visit(const Shuffle *) override;
+    void visit(const LetStmt *) override;
+    void visit(const AssertStmt *) override;
+    void visit(const ProducerConsumer *) override;
+    void visit(const For *) override;
+    void visit(const Store *) override;
+    void visit(const Provide *) override;
+    void visit(const Allocate *) override;
+    void visit(const Free *) override;
+    void visit(const Realize *) override;
+    void visit(const Block *) override;
+    void visit(const IfThenElse *) override;
+    void visit(const Evaluate *) override;
+};
+
+template <typename F>
+std::string CodeGen_C::elementwise(Type result, const std::vector<std::string> &operands,
+                                   const std::vector<Type> &operand_types, F scalar_expr) {
+    bool vector = result.is_vector();
+    for (Type t : operand_types) vector = vector || t.is_vector();
+    if (!vector) return scalar_local(result, scalar_expr(operands));
+    std::vector<std::string> lanes;
+    for (size_t i = 0; i < operands.size(); i++)
+        lanes.push_back(lane(operands[i], operand_types[i]));
+    std::string v = vector_local(result);
+    line() << "for (int _l = 0; _l < " << result.lanes << "; _l++) " << v
+           << "[_l] = " << scalar_expr(lanes) << ";\n";
+    return v;
+}
+
+} // namespace Internal
+} // namespace loom
+
+#endif

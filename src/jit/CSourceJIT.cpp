@@ -1,0 +1,165 @@
+// The C-source JIT: codegen_c -> temporary .c file -> system C compiler ->
+// shared object -> dlopen. A test vehicle for the C backend: it runs every JIT
+// test through generated C when LOOM_JIT_BACKEND=c.
+
+#include "jit/CSourceJIT.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "codegen/c/CodeGen_C.h"
+#include "ir/Error.h"
+
+namespace loom {
+namespace Internal {
+
+namespace {
+
+bool debug_enabled() {
+    const char *d = std::getenv("LOOM_DEBUG");
+    return d && *d && std::strcmp(d, "0") != 0;
+}
+
+/** Where LoomRuntime.h lives: $LOOM_INCLUDE_DIR, else the source tree this
+ * file was built from. */
+std::string runtime_include_dir() {
+    if (const char *d = std::getenv("LOOM_INCLUDE_DIR"); d && *d) return d;
+    std::string here = __FILE__; // <root>/src/jit/CSourceJIT.cpp
+    for (int i = 0; i < 3; i++) {
+        size_t slash = here.find_last_of('/');
+        here = slash == std::string::npos ? std::string(".") : here.substr(0, slash);
+    }
+    return here + "/include";
+}
+
+bool is_isa_feature(Target::Feature f) {
+    switch (f) {
+    case Target::SSE41:
+    case Target::AVX:
+    case Target::AVX2:
+    case Target::FMA:
+    case Target::F16C:
+    case Target::AVX512:
+    case Target::AVX512_Skylake:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/** -march=native when the target is this machine, else its ISA features. */
+std::string target_flags(const Target &t) {
+    Target host = get_host_target();
+    if (t.arch != host.arch || t.bits != host.bits) return "";
+    bool same_isa = true;
+    for (int f = 0; f < Target::FeatureEnd; f++) {
+        auto feature = Target::Feature(f);
+        if (is_isa_feature(feature) && t.has_feature(feature) != host.has_feature(feature))
+            same_isa = false;
+    }
+    if (same_isa) return " -march=native";
+    if (t.arch != Target::X86) return "";
+    std::string flags;
+    if (t.has_feature(Target::SSE41)) flags += " -msse4.1";
+    if (t.has_feature(Target::AVX)) flags += " -mavx";
+    if (t.has_feature(Target::AVX2)) flags += " -mavx2";
+    if (t.has_feature(Target::FMA)) flags += " -mfma";
+    if (t.has_feature(Target::F16C)) flags += " -mf16c";
+    if (t.has_feature(Target::AVX512) || t.has_feature(Target::AVX512_Skylake))
+        flags += " -mavx512f -mavx512bw -mavx512dq -mavx512vl";
+    return flags;
+}
+
+std::string shell_quote(const std::string &s) {
+    std::string r = "'";
+    for (char c : s) r += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return r + "'";
+}
+
+std::string read_file(const std::string &path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+void remove_folder(const std::string &dir, const std::vector<std::string> &files) {
+    for (const auto &f : files) std::remove((dir + "/" + f).c_str());
+    rmdir(dir.c_str());
+}
+
+} // namespace
+
+bool use_c_source_jit() {
+    const char *b = std::getenv("LOOM_JIT_BACKEND");
+    return b && std::strcmp(b, "c") == 0;
+}
+
+CSourceModule compile_c_source_module(const LoweredFunc &f, const Target &target) {
+    std::string source = codegen_c(f, target);
+
+    const char *tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/loom_c_jit_XXXXXX";
+    std::vector<char> dir_buf(pattern.begin(), pattern.end());
+    dir_buf.push_back('\0');
+    if (!mkdtemp(dir_buf.data()))
+        internal_error("C JIT: could not create a temporary folder from " << pattern);
+    std::string dir = dir_buf.data();
+    std::string c_file = f.name + ".c", so_file = f.name + ".so", log_file = "compile.log";
+    {
+        std::ofstream out(dir + "/" + c_file);
+        out << source;
+        if (!out) internal_error("C JIT: could not write " << dir << "/" << c_file);
+    }
+
+    const char *cc_env = std::getenv("CC");
+    std::string cc = cc_env && *cc_env ? cc_env : "cc";
+    // -ffp-contract=off: no fused multiply-adds, so float results match the
+    // LLVM backend's bit for bit.
+    std::string command = cc + " -std=c99 -O2 -shared -fPIC -ffp-contract=off -fno-math-errno" +
+                          target_flags(target) + " -I" + shell_quote(runtime_include_dir()) +
+                          " -o " + shell_quote(dir + "/" + so_file) + " " +
+                          shell_quote(dir + "/" + c_file) + " -lm > " +
+                          shell_quote(dir + "/" + log_file) + " 2>&1";
+    int status = std::system(command.c_str());
+    bool keep = debug_enabled();
+    if (status != 0) {
+        std::string log = read_file(dir + "/" + log_file);
+        internal_error("C JIT: the C compiler failed on the generated source of "
+                       << f.name << " (kept in " << dir << "):\n$ " << command << "\n"
+                       << log);
+    }
+
+    void *handle = dlopen((dir + "/" + so_file).c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        const char *why = dlerror();
+        internal_error("C JIT: could not load " << dir << "/" << so_file << ": "
+                                                << (why ? why : "unknown error"));
+    }
+    if (keep) {
+        std::fprintf(stderr, "loom: C JIT source of %s kept in %s\n", f.name.c_str(), dir.c_str());
+    } else {
+        // The loaded object stays mapped after its file is gone.
+        remove_folder(dir, {c_file, so_file, log_file});
+    }
+
+    CSourceModule m;
+    m.library = std::shared_ptr<void>(handle, [](void *h) { dlclose(h); });
+    m.argv = reinterpret_cast<int (*)(void **)>(dlsym(handle, (f.name + "_argv").c_str()));
+    m.metadata = reinterpret_cast<const loom_pipeline_metadata_t *(*)()>(
+        dlsym(handle, (f.name + "_metadata").c_str()));
+    if (!m.argv || !m.metadata)
+        internal_error("C JIT: " << f.name << "_argv or " << f.name
+                                 << "_metadata is missing from the compiled source");
+    return m;
+}
+
+} // namespace Internal
+} // namespace loom
