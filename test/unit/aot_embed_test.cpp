@@ -14,34 +14,15 @@
 #include <vector>
 
 #include "Loom.h"
+#include "aot_test_util.h"
 
 using namespace loom;
 using Catch::Contains;
 
 namespace {
 
-struct TempDir {
-    std::filesystem::path path;
-    explicit TempDir(const std::string &tag) {
-        static int counter = 0;
-        path = std::filesystem::temp_directory_path() /
-               ("loom_aot_embed_" + tag + "_" + std::to_string(::getpid()) + "_" +
-                std::to_string(counter++));
-        std::filesystem::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path, ignored);
-    }
-    std::string file(const std::string &name) const { return (path / name).string(); }
-};
-
-std::string read_file(const std::string &name) {
-    std::ifstream in(name, std::ios::binary);
-    std::ostringstream os;
-    os << in.rdbuf();
-    return os.str();
-}
+using aot_test::read_file;
+using aot_test::TempDir;
 
 void write_file(const std::string &name, const std::string &text) {
     std::ofstream out(name);
@@ -138,7 +119,7 @@ int main() {
 } // namespace
 
 TEST_CASE("aot: concrete Buffers are embedded in a static library, not arguments", "[aot]") {
-    TempDir dir("library");
+    TempDir dir("embed_library");
     LookUp p;
     std::string prefix = dir.file("look_up_lib");
     p.f.compile_to_static_library(prefix, {p.in, p.unused, p.gain}, "look_up_lib",
@@ -200,7 +181,7 @@ TEST_CASE("aot: Argument carries kind, type and dimensions", "[aot]") {
 }
 
 TEST_CASE("aot: listed arguments the pipeline does not read keep their place", "[aot]") {
-    TempDir dir("unread");
+    TempDir dir("embed_unread");
     ImageParam in(UInt(8), 1, "in"), spare(Int(16), 2, "spare");
     Param<double> ignored("ignored");
     Var x("x");
@@ -240,7 +221,7 @@ TEST_CASE("aot: a listed Argument that disagrees with the pipeline is an error",
     Func f("g");
     f(x) = in(x) + 1;
     Target t("x86-64-linux");
-    TempDir dir("mismatch");
+    TempDir dir("embed_mismatch");
     try {
         f.compile_to_header(dir.file("g.h"), {Argument("in", Argument::InputScalar, Int(32), 0)},
                             "", t);

@@ -14,35 +14,15 @@
 #include <unistd.h>
 
 #include "Loom.h"
+#include "aot_test_util.h"
 
 using namespace loom;
 using Catch::Contains;
 
 namespace {
 
-// A fresh directory per test case, removed afterwards.
-struct TempDir {
-    std::filesystem::path path;
-    explicit TempDir(const std::string &tag) {
-        static int counter = 0;
-        path = std::filesystem::temp_directory_path() /
-               ("loom_aot_" + tag + "_" + std::to_string(::getpid()) + "_" +
-                std::to_string(counter++));
-        std::filesystem::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path, ignored);
-    }
-    std::string file(const std::string &name) const { return (path / name).string(); }
-};
-
-std::string read_file(const std::string &name) {
-    std::ifstream in(name, std::ios::binary);
-    std::ostringstream os;
-    os << in.rdbuf();
-    return os.str();
-}
+using aot_test::read_file;
+using aot_test::TempDir;
 
 // e_machine of an ELF64 little-endian object (0 if the bytes are no such ELF).
 int elf_machine(const std::string &bytes) {
