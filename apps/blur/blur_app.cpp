@@ -58,16 +58,7 @@ int check(const Buffer<uint16_t> &in, const Buffer<uint16_t> &out) {
 } // namespace
 
 int main(int argc, char **argv) {
-    bool bench = false;
-    std::string in_png, out_png;
-    for (int i = 1; i < argc; i++) {
-        if (!std::strcmp(argv[i], "--bench"))
-            bench = true;
-        else if (in_png.empty())
-            in_png = argv[i];
-        else
-            out_png = argv[i];
-    }
+    auto [bench, in_png, out_png] = loom_apps::parse_app_args(argc, argv);
     // Sizes that are not multiples of the vector width or the rows per task.
     Buffer<uint16_t> in =
         bench && in_png.empty() ? make_input("", 6408, 4802) : make_input(in_png, 1003, 517);

@@ -6,11 +6,32 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <string>
 #include <vector>
 
 namespace loom_apps {
 
 /** Median milliseconds of `runs` calls of f (after one warm-up call). */
+/** An app's command line: `[--bench] [input.png [output.png]]`. */
+struct AppArgs {
+    bool bench = false;
+    std::string in_png, out_png;
+};
+
+inline AppArgs parse_app_args(int argc, char **argv) {
+    AppArgs args;
+    for (int i = 1; i < argc; i++) {
+        if (!std::strcmp(argv[i], "--bench"))
+            args.bench = true;
+        else if (args.in_png.empty())
+            args.in_png = argv[i];
+        else
+            args.out_png = argv[i];
+    }
+    return args;
+}
+
 template <typename F> double median_ms(int runs, F &&f) {
     f();
     std::vector<double> ms;

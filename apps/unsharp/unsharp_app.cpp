@@ -83,16 +83,7 @@ int compare(const Buffer<float> &want, const Buffer<float> &got) {
 } // namespace
 
 int main(int argc, char **argv) {
-    bool bench = false;
-    std::string in_png, out_png;
-    for (int i = 1; i < argc; i++) {
-        if (!std::strcmp(argv[i], "--bench"))
-            bench = true;
-        else if (in_png.empty())
-            in_png = argv[i];
-        else
-            out_png = argv[i];
-    }
+    auto [bench, in_png, out_png] = loom_apps::parse_app_args(argc, argv);
     Buffer<float> in =
         bench && in_png.empty() ? make_input("", 3001, 2003) : make_input(in_png, 301, 203);
     Buffer<float> out(in.width(), in.height(), 3);
