@@ -20,6 +20,9 @@
 namespace loom {
 namespace Internal {
 
+// LoomRuntime.h as it was when libloom was built (RuntimeHeaderText.cpp.in).
+extern const char loom_runtime_header_text[];
+
 namespace {
 
 bool debug_enabled() {
@@ -27,16 +30,11 @@ bool debug_enabled() {
     return d && *d && std::strcmp(d, "0") != 0;
 }
 
-/** Where LoomRuntime.h lives: $LOOM_INCLUDE_DIR, else the source tree this
- * file was built from. */
-std::string runtime_include_dir() {
-    if (const char *d = std::getenv("LOOM_INCLUDE_DIR"); d && *d) return d;
-    std::string here = __FILE__; // <root>/src/jit/CSourceJIT.cpp
-    for (int i = 0; i < 3; i++) {
-        size_t slash = here.find_last_of('/');
-        here = slash == std::string::npos ? std::string(".") : here.substr(0, slash);
-    }
-    return here + "/include";
+/** $LOOM_INCLUDE_DIR, when set, overrides the LoomRuntime.h built into
+ * libloom (for trying header changes without rebuilding). */
+std::string include_dir_override() {
+    const char *d = std::getenv("LOOM_INCLUDE_DIR");
+    return d && *d ? d : "";
 }
 
 bool is_isa_feature(Target::Feature f) {
@@ -113,21 +111,29 @@ CSourceModule compile_c_source_module(const LoweredFunc &f, const Target &target
         internal_error("C JIT: could not create a temporary folder from " << pattern);
     std::string dir = dir_buf.data();
     std::string c_file = f.name + ".c", so_file = f.name + ".so", log_file = "compile.log";
-    {
-        std::ofstream out(dir + "/" + c_file);
-        out << source;
-        if (!out) internal_error("C JIT: could not write " << dir << "/" << c_file);
+    std::string header_file = "LoomRuntime.h";
+    auto write = [&](const std::string &file, const char *text) {
+        std::ofstream out(dir + "/" + file);
+        out << text;
+        if (!out) internal_error("C JIT: could not write " << dir << "/" << file);
+    };
+    write(c_file, source.c_str());
+    std::string include_dir = include_dir_override();
+    if (include_dir.empty()) {
+        write(header_file, loom_runtime_header_text);
+        include_dir = dir;
     }
 
     const char *cc_env = std::getenv("CC");
     std::string cc = cc_env && *cc_env ? cc_env : "cc";
-    // -ffp-contract=off: no fused multiply-adds, so float results match the
-    // LLVM backend's bit for bit.
-    std::string command = cc + " -std=c99 -O2 -shared -fPIC -ffp-contract=off -fno-math-errno" +
-                          target_flags(target) + " -I" + shell_quote(runtime_include_dir()) +
-                          " -o " + shell_quote(dir + "/" + so_file) + " " +
-                          shell_quote(dir + "/" + c_file) + " -lm > " +
-                          shell_quote(dir + "/" + log_file) + " 2>&1";
+    // Multiply-adds fuse as in the LLVM backend (Halide's default), except
+    // under strict_float, where each float operation rounds on its own.
+    std::string contract =
+        target.has_feature(Target::StrictFloat) ? " -ffp-contract=off" : " -ffp-contract=fast";
+    std::string command = cc + " -std=c99 -O2 -shared -fPIC" + contract + " -fno-math-errno" +
+                          target_flags(target) + " -I" + shell_quote(include_dir) + " -o " +
+                          shell_quote(dir + "/" + so_file) + " " + shell_quote(dir + "/" + c_file) +
+                          " -lm > " + shell_quote(dir + "/" + log_file) + " 2>&1";
     int status = std::system(command.c_str());
     bool keep = debug_enabled();
     if (status != 0) {
@@ -147,7 +153,7 @@ CSourceModule compile_c_source_module(const LoweredFunc &f, const Target &target
         std::fprintf(stderr, "loom: C JIT source of %s kept in %s\n", f.name.c_str(), dir.c_str());
     } else {
         // The loaded object stays mapped after its file is gone.
-        remove_folder(dir, {c_file, so_file, log_file});
+        remove_folder(dir, {c_file, so_file, log_file, header_file});
     }
 
     CSourceModule m;

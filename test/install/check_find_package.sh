@@ -15,6 +15,8 @@ if ! cmake --build "$work/build" > "$work/build.log" 2>&1; then
   exit 1
 fi
 "$work/build/consumer"
+# The C-source JIT finds LoomRuntime.h inside the installed libloom.
+env -u LOOM_INCLUDE_DIR LOOM_JIT_BACKEND=c "$work/build/consumer"
 "$work/build/aot_client"
 if ldd "$work/build/aot_client" | grep -E "libloom|libLLVM"; then
   echo "aot_client must not depend on libloom or libLLVM"

@@ -72,6 +72,8 @@ const std::map<std::string, RuntimePrototype> &runtime_prototypes() {
         {"loom_error_out_of_memory", {"int", {"void *"}}},
         {"loom_error_message", {"int", {"void *", "const char *"}}},
         {"loom_error_specialize_fail", {"int", {"void *", "const char *"}}},
+        {"loom_error_split_too_small",
+         {"int", {"void *", "const char *", "const char *", "const char *", "int32_t", "int32_t"}}},
         {"loom_malloc", {"void *", {"void *", "size_t"}}},
         {"loom_free", {"void", {"void *", "void *"}}},
         {"loom_do_par_for",
@@ -414,6 +416,15 @@ std::string CodeGen_C::compile(const LoweredFunc &f) {
          << ".\n * C99 source; link it with Loom's runtime (Loom::Runtime or libloom). */\n\n"
          << "#include <math.h>\n#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n"
          << "#include <stdio.h>\n#include <string.h>\n\n#include \"LoomRuntime.h\"\n\n";
+    if (target.has_feature(Target::StrictFloat)) {
+        // strict_float: every float operation rounds on its own. GCC ignores
+        // the standard pragma but takes its own; clang and others take the
+        // standard one (clang's -ffp-contract=fast still overrides it).
+        file << "/* strict_float: no fused multiply-adds. */\n"
+             << "#if defined(__GNUC__) && !defined(__clang__)\n"
+             << "#pragma GCC optimize(\"fp-contract=off\")\n"
+             << "#else\n#pragma STDC FP_CONTRACT OFF\n#endif\n\n";
+    }
     // Entry points first, so each has a prototype before its definition.
     file << "int " << f.name << "_with_context(void *user_context";
     for (const auto &a : f.args)

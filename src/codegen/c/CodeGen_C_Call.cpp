@@ -1,8 +1,7 @@
 // Calls: intrinsics of the Intrinsic enum, buffer fields, math functions
-// ("sqrt_f32", ...: the same libm routines the LLVM backend ends up calling),
-// extern C functions and print().
-
-#include <cstring>
+// ("sqrt_f32", ...: the libm routines codegen/CodeGenCalls.cpp names, which
+// the LLVM backend ends up calling too), extern C functions and print().
+// CodeGenVisitor::codegen_call routes each Call to one of these emitters.
 
 #include "codegen/c/CodeGen_C_Visitor.h"
 #include "ir/Error.h"
@@ -12,27 +11,6 @@ namespace loom {
 namespace Internal {
 
 namespace {
-
-bool ends_with(const std::string &s, const char *suffix) {
-    size_t n = std::strlen(suffix);
-    return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
-}
-
-// Math routines by Loom name stem -> libm name stem (float gets an "f").
-// round is round-half-to-even (LLVM's roundeven): nearbyint in the default
-// rounding mode.
-const std::map<std::string, std::string> &libm_functions() {
-    static const std::map<std::string, std::string> table = {
-        {"sqrt", "sqrt"},    {"exp", "exp"},      {"log", "log"},         {"pow", "pow"},
-        {"sin", "sin"},      {"cos", "cos"},      {"tan", "tan"},         {"floor", "floor"},
-        {"ceil", "ceil"},    {"trunc", "trunc"},  {"round", "nearbyint"}, {"abs", "fabs"},
-        {"fast_exp", "exp"}, {"fast_log", "log"}, {"fast_pow", "pow"},    {"atan2", "atan2"},
-        {"atan", "atan"},    {"asin", "asin"},    {"acos", "acos"},       {"sinh", "sinh"},
-        {"cosh", "cosh"},    {"tanh", "tanh"},    {"asinh", "asinh"},     {"acosh", "acosh"},
-        {"atanh", "atanh"},
-    };
-    return table;
-}
 
 std::string join(const std::vector<std::string> &xs) {
     std::string r;
@@ -46,21 +24,8 @@ bool is_temporary(const std::string &atom) {
 
 } // namespace
 
-std::string CodeGen_C::codegen_math(const Call *op, bool *handled) {
-    *handled = false;
-    const std::string &name = op->name;
-    int bits = ends_with(name, "_f32")   ? 32
-               : ends_with(name, "_f64") ? 64
-               : ends_with(name, "_f16") ? 16
-                                         : 0;
-    if (!bits || op->args.empty() || !op->args[0].type().is_float()) return "";
-    std::string stem = name.substr(0, name.size() - 4);
-    auto libm = libm_functions().find(stem);
-    bool classify = stem == "is_nan" || stem == "is_inf" || stem == "is_finite";
-    bool inverse = stem == "fast_inverse" || stem == "fast_inverse_sqrt";
-    if (libm == libm_functions().end() && !classify && !inverse) return "";
-    *handled = true;
-
+std::string CodeGen_C::codegen_math(const Call *op, const MathCall &math) {
+    const std::string &stem = math.stem;
     std::vector<std::string> args;
     std::vector<Type> types;
     for (const Expr &a : op->args) {
@@ -68,9 +33,9 @@ std::string CodeGen_C::codegen_math(const Call *op, bool *handled) {
         types.push_back(a.type());
     }
     // Half precision computes in float.
-    bool half = bits == 16;
-    std::string f = bits == 64 ? "" : "f";
-    std::string one = bits == 64 ? "1.0" : "1.0f";
+    bool half = math.bits == 16;
+    std::string f = math.bits == 64 ? "" : "f";
+    std::string one = math.bits == 64 ? "1.0" : "1.0f";
     Type result = op->type;
     return elementwise(result, args, types, [&](const std::vector<std::string> &x) {
         std::vector<std::string> xs;
@@ -87,19 +52,14 @@ std::string CodeGen_C::codegen_math(const Call *op, bool *handled) {
         } else if (stem == "fast_inverse_sqrt") {
             r = one + " / sqrt" + f + "(" + xs[0] + ")";
         } else {
-            r = libm->second + f + "(" + join(xs) + ")";
+            r = math.libm + f + "(" + join(xs) + ")";
         }
-        if (half && !classify) r = "(_Float16)" + r;
+        if (half && !math.is_classification()) r = "(_Float16)" + r;
         return r;
     });
 }
 
 std::string CodeGen_C::codegen_extern(const Call *op) {
-    if (op->call_type == Call::PureExtern) {
-        bool handled = false;
-        std::string math = codegen_math(op, &handled);
-        if (handled) return math;
-    }
     std::vector<std::string> args, params;
     std::vector<Type> types;
     for (const Expr &a : op->args) {
@@ -202,45 +162,38 @@ std::string CodeGen_C::codegen_if_then_else(const Call *op) {
 }
 
 std::string CodeGen_C::codegen_debug_print(const Call *op) {
-    // A printf format built at compile time; lanes of vectors print as <a, b>.
-    std::string format;
-    std::vector<std::string> values;
+    PrintFormat print = print_format(op);
+    std::vector<std::string> args(op->args.size());
     std::string first;
     for (size_t i = 0; i < op->args.size(); i++) {
-        const Expr &a = op->args[i];
-        if (i > 0) format += " ";
-        if (const StringImm *s = a.as<StringImm>()) {
-            for (char ch : s->value) format += ch == '%' ? std::string("%%") : std::string(1, ch);
-            continue;
+        if (op->args[i].as<StringImm>()) continue;
+        args[i] = codegen(op->args[i]);
+        if (first.empty()) first = args[i];
+    }
+    std::vector<std::string> values;
+    for (const PrintFormat::Value &v : print.values) {
+        std::string x = args[v.arg];
+        if (op->args[v.arg].type().is_vector()) x += "[" + std::to_string(v.lane) + "]";
+        switch (v.conversion) {
+        case PrintFormat::AsDouble:
+            values.push_back("(double)" + x);
+            break;
+        case PrintFormat::AsPointer:
+            values.push_back(x);
+            break;
+        case PrintFormat::AsSigned:
+            values.push_back("(long long)" + x);
+            break;
+        case PrintFormat::AsUnsigned:
+            values.push_back("(unsigned long long)" + x);
+            break;
         }
-        std::string v = codegen(a);
-        if (first.empty()) first = v;
-        Type t = a.type();
-        if (t.is_vector()) format += "<";
-        for (int l = 0; l < t.lanes; l++) {
-            if (l > 0) format += ", ";
-            std::string x = t.is_vector() ? v + "[" + std::to_string(l) + "]" : v;
-            Type et = t.element_of();
-            if (et.is_float()) {
-                format += "%f";
-                values.push_back("(double)" + x);
-            } else if (et.is_handle()) {
-                format += "%p";
-                values.push_back(x);
-            } else if (et.is_int()) {
-                format += "%lld";
-                values.push_back("(long long)" + x);
-            } else {
-                format += "%llu";
-                values.push_back("(unsigned long long)" + x);
-            }
-        }
-        if (t.is_vector()) format += ">";
     }
     std::string buffer = "_print" + std::to_string(next_id++);
     declare_extern("loom_print", "void", {"void *", "const char *"});
     line() << "char " << buffer << "[1024];\n";
-    line() << "snprintf(" << buffer << ", sizeof(" << buffer << "), " << string_literal(format);
+    line() << "snprintf(" << buffer << ", sizeof(" << buffer << "), "
+           << string_literal(print.format);
     for (const auto &v : values) *out << ", " << v;
     *out << ");\n";
     line() << "loom_print(" << symbol("__user_context").c_name << ", " << buffer << ");\n";
@@ -451,45 +404,13 @@ std::string CodeGen_C::codegen_intrinsic(const Call *op) {
         if (is_temporary(first)) line() << "(void)" << first << ";\n";
         return codegen(args.at(1));
     }
-    case Intrinsic::if_then_else:
-        return codegen_if_then_else(op);
-    case Intrinsic::buffer_get_host:
-    case Intrinsic::buffer_get_min:
-    case Intrinsic::buffer_get_extent:
-    case Intrinsic::buffer_get_stride:
-    case Intrinsic::buffer_get_dimensions:
-    case Intrinsic::buffer_get_type_code:
-    case Intrinsic::buffer_get_type_bits:
-    case Intrinsic::buffer_get_type_lanes:
-        return codegen_buffer_field(op);
     case Intrinsic::undef:
         return elementwise(t, {"0"}, {t.element_of()},
                            [](const std::vector<std::string> &x) { return x[0]; });
-    case Intrinsic::debug_print:
-        return codegen_debug_print(op);
-    case Intrinsic::atomic_update:
-        return codegen_atomic_update(op);
-    case Intrinsic::None:
+    default: // the other emitters' intrinsics (CodeGenVisitor::codegen_call)
         break;
     }
     internal_error("C codegen: unhandled intrinsic " << intrinsic_name(op->op));
-}
-
-void CodeGen_C::visit(const Call *op) {
-    switch (op->call_type) {
-    case Call::Intrinsic:
-    case Call::PureIntrinsic:
-        value = codegen_intrinsic(op);
-        return;
-    case Call::Extern:
-    case Call::PureExtern:
-        value = codegen_extern(op);
-        return;
-    case Call::Image:
-    case Call::Loom:
-        internal_error("C codegen: call to " << op->name
-                                             << " should have been removed by storage flattening");
-    }
 }
 
 } // namespace Internal

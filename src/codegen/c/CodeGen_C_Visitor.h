@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/IRVisitor.h"
+#include "codegen/CodeGenVisitor.h"
 #include "ir/Scope.h"
 #include "loom/Target.h"
 #include "lower/LoweredFunc.h"
@@ -27,7 +27,7 @@
 namespace loom {
 namespace Internal {
 
-class CodeGen_C : public IRVisitor {
+class CodeGen_C : public CodeGenVisitor<std::string> {
 public:
     explicit CodeGen_C(const Target &target);
     std::string compile(const LoweredFunc &f);
@@ -58,9 +58,8 @@ private:
     /** Heap allocations live at this point, innermost last (freed on return). */
     std::vector<std::string> heap_allocations;
 
-    /** The result of visiting an Expr: a C identifier or literal (scalars),
-     * or the name of a local array (vectors). */
-    std::string value;
+    // value (CodeGenVisitor), the result of visiting an Expr: a C identifier
+    // or literal (scalars), or the name of a local array (vectors).
     /** Readable names: a let names the local its value's root computes into.
      * let_name is taken by the next codegen(Expr), which keeps it on
      * name_hints for the first scalar_local of its own node only. */
@@ -116,14 +115,16 @@ private:
     template <typename Op> void visit_compare(const Op *op, const char *c_op);
 
     // ---- Calls (CodeGen_C_Call.cpp) ----
-    std::string codegen_intrinsic(const Call *op);
-    std::string codegen_math(const Call *op, bool *handled);
-    std::string codegen_extern(const Call *op);
-    std::string codegen_buffer_field(const Call *op);
-    std::string codegen_if_then_else(const Call *op);
-    std::string codegen_debug_print(const Call *op);
+    // The emitters CodeGenVisitor::codegen_call routes each Call to.
+    std::string codegen_intrinsic(const Call *op) override;
+    std::string codegen_math(const Call *op, const MathCall &math) override;
+    std::string codegen_extern(const Call *op) override;
+    std::string codegen_buffer_field(const Call *op) override;
+    std::string codegen_if_then_else(const Call *op) override;
+    std::string codegen_debug_print(const Call *op) override;
+    std::string codegen_atomic_update(const Call *op) override;
+    // Helpers of codegen_intrinsic.
     std::string codegen_shift(const Call *op);
-    std::string codegen_atomic_update(const Call *op);
     std::string codegen_bit_count(const Call *op);
     std::string round_to_zero_div_mod(Type t, const std::string &a, const std::string &b, bool div);
 
@@ -131,49 +132,7 @@ private:
     void codegen_parallel_for(const For *op);
 
 public:
-    using IRVisitor::visit;
-    void visit(const IntImm *) override;
-    void visit(const UIntImm *) override;
-    void visit(const FloatImm *) override;
-    void visit(const StringImm *) override;
-    void visit(const Cast *) override;
-    void visit(const Reinterpret *) override;
-    void visit(const Variable *) override;
-    void visit(const Add *) override;
-    void visit(const Sub *) override;
-    void visit(const Mul *) override;
-    void visit(const Div *) override;
-    void visit(const Mod *) override;
-    void visit(const Min *) override;
-    void visit(const Max *) override;
-    void visit(const EQ *) override;
-    void visit(const NE *) override;
-    void visit(const LT *) override;
-    void visit(const LE *) override;
-    void visit(const GT *) override;
-    void visit(const GE *) override;
-    void visit(const And *) override;
-    void visit(const Or *) override;
-    void visit(const Not *) override;
-    void visit(const Select *) override;
-    void visit(const Load *) override;
-    void visit(const Ramp *) override;
-    void visit(const Broadcast *) override;
-    void visit(const Call *) override;
-    void visit(const Let *) override;
-    void visit(const Shuffle *) override;
-    void visit(const LetStmt *) override;
-    void visit(const AssertStmt *) override;
-    void visit(const ProducerConsumer *) override;
-    void visit(const For *) override;
-    void visit(const Store *) override;
-    void visit(const Provide *) override;
-    void visit(const Allocate *) override;
-    void visit(const Free *) override;
-    void visit(const Realize *) override;
-    void visit(const Block *) override;
-    void visit(const IfThenElse *) override;
-    void visit(const Evaluate *) override;
+    LOOM_DECLARE_CODEGEN_VISITS()
 };
 
 template <typename F>

@@ -285,6 +285,12 @@ std::unique_ptr<llvm::Module> CodeGen_LLVM::compile(const LoweredFunc &f) {
     module->setTargetTriple(target_machine.getTargetTriple().str());
     module->setDataLayout(target_machine.createDataLayout());
     builder = std::make_unique<llvm::IRBuilder<>>(context);
+    // As in Halide, a float multiply feeding an add may become one fused
+    // multiply-add (rounded once) unless the target asks for strict_float.
+    // The builder stamps these flags on every float operation it creates.
+    llvm::FastMathFlags float_flags;
+    if (!target.has_feature(Target::StrictFloat)) float_flags.setAllowContract();
+    builder->setFastMathFlags(float_flags);
 
     llvm::Function *body = define_body_function(f);
     define_public_function(f, body);

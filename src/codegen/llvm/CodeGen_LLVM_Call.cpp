@@ -1,7 +1,6 @@
 // Calls: intrinsics of the Intrinsic enum, buffer fields, math functions
-// ("sqrt_f32", ...) and extern C functions.
-
-#include <cstring>
+// ("sqrt_f32", ...) and extern C functions. CodeGenVisitor::codegen_call
+// routes each Call to one of these emitters.
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
@@ -15,46 +14,22 @@ namespace Internal {
 
 namespace {
 
-// A math routine: the LLVM intrinsic when there is one, else the libm name
-// stem (suffixed with "f" for float).
-struct MathFunction {
-    const char *name;
-    llvm::Intrinsic::ID intrinsic;
-    const char *libm;
+// Math routines LLVM has intrinsics for, by stem; the others call the libm
+// function codegen/CodeGenCalls.cpp names for them.
+struct MathIntrinsic {
+    const char *stem;
+    llvm::Intrinsic::ID id;
 };
 
-const MathFunction math_functions[] = {
-    {"sqrt", llvm::Intrinsic::sqrt, nullptr},
-    {"exp", llvm::Intrinsic::exp, nullptr},
-    {"log", llvm::Intrinsic::log, nullptr},
-    {"pow", llvm::Intrinsic::pow, nullptr},
-    {"sin", llvm::Intrinsic::sin, nullptr},
-    {"cos", llvm::Intrinsic::cos, nullptr},
-    {"floor", llvm::Intrinsic::floor, nullptr},
-    {"ceil", llvm::Intrinsic::ceil, nullptr},
-    {"trunc", llvm::Intrinsic::trunc, nullptr},
-    {"round", llvm::Intrinsic::roundeven, nullptr},
-    {"abs", llvm::Intrinsic::fabs, nullptr},
-    {"fast_exp", llvm::Intrinsic::exp, nullptr},
-    {"fast_log", llvm::Intrinsic::log, nullptr},
-    {"fast_pow", llvm::Intrinsic::pow, nullptr},
-    {"tan", llvm::Intrinsic::not_intrinsic, "tan"},
-    {"atan2", llvm::Intrinsic::not_intrinsic, "atan2"},
-    {"atan", llvm::Intrinsic::not_intrinsic, "atan"},
-    {"asin", llvm::Intrinsic::not_intrinsic, "asin"},
-    {"acos", llvm::Intrinsic::not_intrinsic, "acos"},
-    {"sinh", llvm::Intrinsic::not_intrinsic, "sinh"},
-    {"cosh", llvm::Intrinsic::not_intrinsic, "cosh"},
-    {"tanh", llvm::Intrinsic::not_intrinsic, "tanh"},
-    {"asinh", llvm::Intrinsic::not_intrinsic, "asinh"},
-    {"acosh", llvm::Intrinsic::not_intrinsic, "acosh"},
-    {"atanh", llvm::Intrinsic::not_intrinsic, "atanh"},
+const MathIntrinsic math_intrinsics[] = {
+    {"sqrt", llvm::Intrinsic::sqrt},    {"exp", llvm::Intrinsic::exp},
+    {"log", llvm::Intrinsic::log},      {"pow", llvm::Intrinsic::pow},
+    {"sin", llvm::Intrinsic::sin},      {"cos", llvm::Intrinsic::cos},
+    {"floor", llvm::Intrinsic::floor},  {"ceil", llvm::Intrinsic::ceil},
+    {"trunc", llvm::Intrinsic::trunc},  {"round", llvm::Intrinsic::roundeven},
+    {"abs", llvm::Intrinsic::fabs},     {"fast_exp", llvm::Intrinsic::exp},
+    {"fast_log", llvm::Intrinsic::log}, {"fast_pow", llvm::Intrinsic::pow},
 };
-
-bool ends_with(const std::string &s, const char *suffix) {
-    size_t n = std::strlen(suffix);
-    return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
-}
 
 } // namespace
 
@@ -74,27 +49,18 @@ llvm::Value *CodeGen_LLVM::scalarized_libm_call(const std::string &fn,
     return result;
 }
 
-llvm::Value *CodeGen_LLVM::codegen_math(const Call *op, bool *handled) {
-    *handled = false;
-    const std::string &name = op->name;
-    int bits = ends_with(name, "_f32")   ? 32
-               : ends_with(name, "_f64") ? 64
-               : ends_with(name, "_f16") ? 16
-                                         : 0;
-    if (!bits || op->args.empty() || !op->args[0].type().is_float()) return nullptr;
-    std::string stem = name.substr(0, name.size() - 4);
-
+llvm::Value *CodeGen_LLVM::codegen_math(const Call *op, const MathCall &math) {
+    const std::string &stem = math.stem;
     std::vector<llvm::Value *> args;
     for (const Expr &a : op->args) args.push_back(codegen(a));
     Type arg_type = op->args[0].type();
     // Half precision computes in float.
-    Type compute_type = bits == 16 ? Float(32, arg_type.lanes) : arg_type;
-    if (bits == 16) {
+    Type compute_type = math.bits == 16 ? Float(32, arg_type.lanes) : arg_type;
+    if (math.bits == 16) {
         for (auto &a : args) a = builder->CreateFPExt(a, llvm_type_of(compute_type));
     }
     llvm::Type *ct = llvm_type_of(compute_type);
     auto finish = [&](llvm::Value *v) {
-        *handled = true;
         Type vt =
             v->getType()->getScalarType()->isIntegerTy(1) ? Bool(compute_type.lanes) : compute_type;
         return convert(v, vt, op->type);
@@ -127,25 +93,18 @@ llvm::Value *CodeGen_LLVM::codegen_math(const Call *op, bool *handled) {
         return finish(div);
     }
 
-    for (const MathFunction &m : math_functions) {
-        if (stem != m.name) continue;
-        if (m.intrinsic != llvm::Intrinsic::not_intrinsic) {
-            llvm::CallInst *call = builder->CreateIntrinsic(m.intrinsic, {ct}, args);
-            if (stem.compare(0, 5, "fast_") == 0) call->setFastMathFlags(approx);
-            return finish(call);
-        }
-        std::string fn = std::string(m.libm) + (compute_type.bits == 32 ? "f" : "");
-        return finish(scalarized_libm_call(fn, args, ct));
+    for (const MathIntrinsic &m : math_intrinsics) {
+        if (stem != m.stem) continue;
+        llvm::CallInst *call = builder->CreateIntrinsic(m.id, {ct}, args);
+        if (stem.compare(0, 5, "fast_") == 0) call->setFastMathFlags(approx);
+        return finish(call);
     }
-    return nullptr;
+    internal_assert(math.libm, "codegen: no way to compute " << op->name);
+    std::string fn = std::string(math.libm) + (compute_type.bits == 32 ? "f" : "");
+    return finish(scalarized_libm_call(fn, args, ct));
 }
 
 llvm::Value *CodeGen_LLVM::codegen_extern(const Call *op) {
-    bool handled = false;
-    if (op->call_type == Call::PureExtern) {
-        llvm::Value *math = codegen_math(op, &handled);
-        if (handled) return math;
-    }
     std::vector<llvm::Value *> args;
     std::vector<Type> arg_types;
     for (const Expr &a : op->args) {
@@ -244,54 +203,47 @@ llvm::Value *CodeGen_LLVM::codegen_if_then_else(const Call *op) {
 }
 
 llvm::Value *CodeGen_LLVM::codegen_debug_print(const Call *op) {
-    // Build a printf format at compile time; lanes of vectors print as <a, b>.
-    std::string format;
-    std::vector<llvm::Value *> values;
+    PrintFormat print = print_format(op);
+    std::vector<llvm::Value *> args(op->args.size(), nullptr);
     llvm::Value *first = nullptr;
     for (size_t i = 0; i < op->args.size(); i++) {
-        const Expr &a = op->args[i];
-        if (i > 0) format += " ";
-        if (const StringImm *s = a.as<StringImm>()) {
-            for (char ch : s->value) format += ch == '%' ? std::string("%%") : std::string(1, ch);
-            continue;
+        if (op->args[i].as<StringImm>()) continue;
+        args[i] = codegen(op->args[i]);
+        if (!first) first = args[i];
+    }
+    std::vector<llvm::Value *> values;
+    for (const PrintFormat::Value &v : print.values) {
+        llvm::Value *x = args[v.arg];
+        if (op->args[v.arg].type().is_vector())
+            x = builder->CreateExtractElement(x, uint64_t(v.lane));
+        switch (v.conversion) {
+        case PrintFormat::AsDouble:
+            values.push_back(builder->CreateFPExt(x, f64_t));
+            break;
+        case PrintFormat::AsPointer:
+            values.push_back(x);
+            break;
+        case PrintFormat::AsSigned:
+            values.push_back(builder->CreateSExt(x, i64_t));
+            break;
+        case PrintFormat::AsUnsigned:
+            values.push_back(builder->CreateZExt(x, i64_t));
+            break;
         }
-        llvm::Value *v = codegen(a);
-        if (!first) first = v;
-        Type t = a.type();
-        if (t.is_vector()) format += "<";
-        for (int lane = 0; lane < t.lanes; lane++) {
-            if (lane > 0) format += ", ";
-            llvm::Value *x = t.is_vector() ? builder->CreateExtractElement(v, uint64_t(lane)) : v;
-            Type et = t.element_of();
-            if (et.is_float()) {
-                format += "%f";
-                values.push_back(builder->CreateFPExt(x, f64_t));
-            } else if (et.is_handle()) {
-                format += "%p";
-                values.push_back(x);
-            } else if (et.is_int()) {
-                format += "%lld";
-                values.push_back(builder->CreateSExt(x, i64_t));
-            } else {
-                format += "%llu";
-                values.push_back(builder->CreateZExt(x, i64_t));
-            }
-        }
-        if (t.is_vector()) format += ">";
     }
     const int buffer_size = 1024;
     llvm::Value *buffer =
         create_entry_alloca(i8_t, llvm::ConstantInt::get(i32_t, buffer_size), 16, "print_buffer");
-    std::vector<llvm::Value *> args{buffer, llvm::ConstantInt::get(i64_t, buffer_size),
-                                    string_constant(format)};
-    args.insert(args.end(), values.begin(), values.end());
+    std::vector<llvm::Value *> snprintf_args{buffer, llvm::ConstantInt::get(i64_t, buffer_size),
+                                             string_constant(print.format)};
+    snprintf_args.insert(snprintf_args.end(), values.begin(), values.end());
     llvm::Function *snprintf_fn = module->getFunction("snprintf");
     auto *snprintf_type = llvm::FunctionType::get(i32_t, {ptr_t, i64_t, ptr_t}, true);
     if (!snprintf_fn) {
         snprintf_fn = llvm::Function::Create(snprintf_type, llvm::GlobalValue::ExternalLinkage,
                                              "snprintf", module.get());
     }
-    builder->CreateCall(snprintf_type, snprintf_fn, args);
+    builder->CreateCall(snprintf_type, snprintf_fn, snprintf_args);
     call_c_function("loom_print", void_t, {user_context(), buffer});
     // print() returns its first value.
     if (first && !op->args.empty() && op->args[0].type() == op->type) return first;
@@ -375,44 +327,12 @@ llvm::Value *CodeGen_LLVM::codegen_intrinsic(const Call *op) {
         arg(0);
         return arg(1);
     }
-    case Intrinsic::if_then_else:
-        return codegen_if_then_else(op);
-    case Intrinsic::buffer_get_host:
-    case Intrinsic::buffer_get_min:
-    case Intrinsic::buffer_get_extent:
-    case Intrinsic::buffer_get_stride:
-    case Intrinsic::buffer_get_dimensions:
-    case Intrinsic::buffer_get_type_code:
-    case Intrinsic::buffer_get_type_bits:
-    case Intrinsic::buffer_get_type_lanes:
-        return codegen_buffer_field(op);
     case Intrinsic::undef:
         return llvm::UndefValue::get(llvm_type_of(t));
-    case Intrinsic::debug_print:
-        return codegen_debug_print(op);
-    case Intrinsic::atomic_update:
-        return codegen_atomic_update(op);
-    case Intrinsic::None:
+    default: // the other emitters' intrinsics (CodeGenVisitor::codegen_call)
         break;
     }
     internal_error("codegen: unhandled intrinsic " << intrinsic_name(op->op));
-}
-
-void CodeGen_LLVM::visit(const Call *op) {
-    switch (op->call_type) {
-    case Call::Intrinsic:
-    case Call::PureIntrinsic:
-        value = codegen_intrinsic(op);
-        return;
-    case Call::Extern:
-    case Call::PureExtern:
-        value = codegen_extern(op);
-        return;
-    case Call::Image:
-    case Call::Loom:
-        internal_error("codegen: call to " << op->name
-                                           << " should have been removed by storage flattening");
-    }
 }
 
 } // namespace Internal

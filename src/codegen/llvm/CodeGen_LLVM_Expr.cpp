@@ -479,6 +479,11 @@ void CodeGen_LLVM::visit(const Let *op) {
         value = codegen(op->body);
         return;
     }
+    if (op->value.type().is_handle()) {
+        ScopedBinding<std::string> root(memory_roots, op->name, memory_root_of(op->value));
+        value = codegen(op->body);
+        return;
+    }
     value = codegen(op->body);
 }
 

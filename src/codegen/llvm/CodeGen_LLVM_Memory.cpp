@@ -1,7 +1,17 @@
 // Memory: loads and stores (dense, reversed, gathered/scattered, predicated)
 // and Allocate (entry-block alloca or loom_malloc/loom_free).
+//
+// Alias metadata: as in Halide, distinct buffers and allocations never
+// overlap (an output that is also an input is not supported). Every load and
+// store carries a TBAA tag naming the memory it touches, so LLVM keeps
+// accumulators of a stack allocation in registers across a loop that reads
+// input buffers, and hoists loads of inputs past stores to other Funcs. The
+// tag names the underlying buffer or allocation, not the Load/Store's name:
+// memory_roots follows Handle lets to their root, and a name whose root is
+// unknown gets no tag (it may alias anything).
 
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/MDBuilder.h>
 
 #include "codegen/llvm/CodeGen_LLVM_Visitor.h"
 #include "ir/Error.h"
@@ -32,6 +42,35 @@ llvm::Align element_align(llvm::Module &m, llvm::Type *elem) {
 
 } // namespace
 
+std::string CodeGen_LLVM::memory_root_of(const Expr &handle) const {
+    if (const Call *c = handle.as<Call>()) {
+        // A buffer argument's host pointer: named by the loom_buffer_t it
+        // comes from, so every read of that field shares one root.
+        if (c->is_intrinsic(Intrinsic::buffer_get_host) && c->args.size() == 1) {
+            if (const Variable *b = c->args[0].as<Variable>()) return b->name;
+        }
+        return "";
+    }
+    if (const Variable *v = handle.as<Variable>()) {
+        const std::string *root = memory_roots.find(v->name);
+        return root ? *root : "";
+    }
+    return "";
+}
+
+void CodeGen_LLVM::tag_memory_access(llvm::Value *access, const std::string &buffer) {
+    auto *inst = llvm::dyn_cast<llvm::Instruction>(access);
+    const std::string *root = memory_roots.find(buffer);
+    if (!inst || !root || root->empty()) return;
+    // One scalar type per root under a common TBAA root: any two distinct
+    // types are disjoint. Metadata nodes are uniqued, so building them again
+    // for every access costs a hash lookup.
+    llvm::MDBuilder md(context);
+    llvm::MDNode *tbaa_root = md.createTBAARoot("Loom buffers");
+    llvm::MDNode *type = md.createTBAAScalarTypeNode(*root, tbaa_root);
+    inst->setMetadata(llvm::LLVMContext::MD_tbaa, md.createTBAAStructTagNode(type, type, 0));
+}
+
 Expr CodeGen_LLVM::resolve_vector_index(const Expr &index) const {
     Expr e = index;
     // A chain of lets naming lets is possible after CSE; follow it.
@@ -45,8 +84,36 @@ Expr CodeGen_LLVM::resolve_vector_index(const Expr &index) const {
     return e;
 }
 
+namespace {
+
+// An i32 index as an i64 expression with the same value. Index arithmetic is
+// `nsw` (signed overflow is undefined), so sext(a + b) == sext(a) + sext(b):
+// widening the operands instead of the sum lets LLVM see addresses as affine
+// in the loop variables, hoist the invariant parts and step pointers, instead
+// of redoing a 32-bit add and a sign extension for every load.
+llvm::Value *widen_index(llvm::IRBuilder<> &b, llvm::Value *v, llvm::Type *i64, int depth = 0) {
+    if (v->getType() == i64) return v;
+    if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(v))
+        return llvm::ConstantInt::get(i64, uint64_t(c->getSExtValue()), true);
+    auto *op = llvm::dyn_cast<llvm::BinaryOperator>(v);
+    bool widenable =
+        op && depth < 6 && op->hasNoSignedWrap() &&
+        (op->getOpcode() == llvm::Instruction::Add || op->getOpcode() == llvm::Instruction::Sub ||
+         op->getOpcode() == llvm::Instruction::Mul);
+    if (!widenable) return b.CreateSExt(v, i64);
+    llvm::Value *x = widen_index(b, op->getOperand(0), i64, depth + 1);
+    llvm::Value *y = widen_index(b, op->getOperand(1), i64, depth + 1);
+    llvm::Value *wide = b.CreateBinOp(op->getOpcode(), x, y);
+    if (auto *inst = llvm::dyn_cast<llvm::BinaryOperator>(wide)) inst->setHasNoSignedWrap(true);
+    return wide;
+}
+
+} // namespace
+
 llvm::Value *CodeGen_LLVM::element_pointer(const std::string &buffer, llvm::Type *elem,
                                            llvm::Value *index) {
+    if (module->getDataLayout().getPointerSizeInBits() == 64)
+        index = widen_index(*builder, index, i64_t);
     return builder->CreateInBoundsGEP(elem, sym_get(buffer), index);
 }
 
@@ -66,11 +133,15 @@ void CodeGen_LLVM::visit(const Load *op) {
     llvm::Type *elem = llvm_memory_type_of(t.element_of());
     llvm::Align align = element_align(*module, elem);
     bool predicated = is_predicated(op->predicate);
+    auto tagged = [&](llvm::Value *access) {
+        tag_memory_access(access, op->name);
+        return access;
+    };
 
     if (lanes == 1) {
         if (!predicated) {
             llvm::Value *ptr = element_pointer(op->name, elem, codegen(op->index));
-            value = from_memory(builder->CreateAlignedLoad(elem, ptr, align), t);
+            value = from_memory(tagged(builder->CreateAlignedLoad(elem, ptr, align)), t);
             return;
         }
         // A scalar predicated load reads only when the predicate holds.
@@ -83,7 +154,7 @@ void CodeGen_LLVM::visit(const Load *op) {
         builder->CreateCondBr(cond, load_block, after);
         builder->SetInsertPoint(load_block);
         llvm::Value *ptr = element_pointer(op->name, elem, codegen(op->index));
-        llvm::Value *loaded = builder->CreateAlignedLoad(elem, ptr, align);
+        llvm::Value *loaded = tagged(builder->CreateAlignedLoad(elem, ptr, align));
         llvm::BasicBlock *load_end = builder->GetInsertBlock();
         builder->CreateBr(after);
         builder->SetInsertPoint(after);
@@ -101,27 +172,27 @@ void CodeGen_LLVM::visit(const Load *op) {
     if (const Ramp *r = ramp_with_stride(index, 1)) {
         llvm::Value *ptr = element_pointer(op->name, elem, codegen(r->base));
         if (mask) {
-            result = builder->CreateMaskedLoad(vec_type, ptr, align, mask,
-                                               llvm::Constant::getNullValue(vec_type));
+            result = tagged(builder->CreateMaskedLoad(vec_type, ptr, align, mask,
+                                                      llvm::Constant::getNullValue(vec_type)));
         } else {
-            result = builder->CreateAlignedLoad(vec_type, ptr, align);
+            result = tagged(builder->CreateAlignedLoad(vec_type, ptr, align));
         }
     } else if (const Ramp *r = ramp_with_stride(index, -1); r && !mask) {
         // Reversed: one dense load ending at base, then a lane reversal.
         llvm::Value *first =
             builder->CreateSub(codegen(r->base), llvm::ConstantInt::get(i32_t, lanes - 1));
-        llvm::Value *loaded =
-            builder->CreateAlignedLoad(vec_type, element_pointer(op->name, elem, first), align);
+        llvm::Value *loaded = tagged(
+            builder->CreateAlignedLoad(vec_type, element_pointer(op->name, elem, first), align));
         result = builder->CreateVectorReverse(loaded);
     } else if (const Broadcast *b = index.as<Broadcast>();
                b && !mask && b->value.type().is_scalar()) {
         llvm::Value *ptr = element_pointer(op->name, elem, codegen(b->value));
         result = builder->CreateVectorSplat(unsigned(lanes),
-                                            builder->CreateAlignedLoad(elem, ptr, align));
+                                            tagged(builder->CreateAlignedLoad(elem, ptr, align)));
     } else {
         llvm::Value *ptrs = vector_of_pointers(op->name, elem, op->index);
-        result = builder->CreateMaskedGather(vec_type, ptrs, align, mask,
-                                             llvm::Constant::getNullValue(vec_type));
+        result = tagged(builder->CreateMaskedGather(vec_type, ptrs, align, mask,
+                                                    llvm::Constant::getNullValue(vec_type)));
     }
     value = from_memory(result, t);
 }
@@ -132,6 +203,7 @@ void CodeGen_LLVM::visit(const Store *op) {
     llvm::Type *elem = llvm_memory_type_of(t.element_of());
     llvm::Align align = element_align(*module, elem);
     bool predicated = is_predicated(op->predicate);
+    auto tagged = [&](llvm::Value *access) { tag_memory_access(access, op->name); };
 
     if (lanes == 1) {
         llvm::BasicBlock *after = nullptr;
@@ -143,7 +215,8 @@ void CodeGen_LLVM::visit(const Store *op) {
             builder->SetInsertPoint(store_block);
         }
         llvm::Value *v = to_memory(codegen(op->value), t);
-        builder->CreateAlignedStore(v, element_pointer(op->name, elem, codegen(op->index)), align);
+        tagged(builder->CreateAlignedStore(v, element_pointer(op->name, elem, codegen(op->index)),
+                                           align));
         if (after) {
             builder->CreateBr(after);
             builder->SetInsertPoint(after);
@@ -157,16 +230,17 @@ void CodeGen_LLVM::visit(const Store *op) {
     if (const Ramp *r = ramp_with_stride(index, 1)) {
         llvm::Value *ptr = element_pointer(op->name, elem, codegen(r->base));
         if (mask)
-            builder->CreateMaskedStore(v, ptr, align, mask);
+            tagged(builder->CreateMaskedStore(v, ptr, align, mask));
         else
-            builder->CreateAlignedStore(v, ptr, align);
+            tagged(builder->CreateAlignedStore(v, ptr, align));
     } else if (const Ramp *r = ramp_with_stride(index, -1); r && !mask) {
         llvm::Value *first =
             builder->CreateSub(codegen(r->base), llvm::ConstantInt::get(i32_t, lanes - 1));
-        builder->CreateAlignedStore(builder->CreateVectorReverse(v),
-                                    element_pointer(op->name, elem, first), align);
+        tagged(builder->CreateAlignedStore(builder->CreateVectorReverse(v),
+                                           element_pointer(op->name, elem, first), align));
     } else {
-        builder->CreateMaskedScatter(v, vector_of_pointers(op->name, elem, op->index), align, mask);
+        tagged(builder->CreateMaskedScatter(v, vector_of_pointers(op->name, elem, op->index), align,
+                                            mask));
     }
 }
 
@@ -194,6 +268,7 @@ void CodeGen_LLVM::visit(const Allocate *op) {
             i64_t, uint64_t(std::max<int64_t>(constant_elements, 1) * op->type.lanes));
         llvm::Value *ptr = create_entry_alloca(elem, count, 64, op->name);
         ScopedBinding<llvm::Value *> bind(symbols, op->name, ptr);
+        ScopedBinding<std::string> root(memory_roots, op->name, op->name);
         codegen(op->body);
         return;
     }
@@ -219,6 +294,7 @@ void CodeGen_LLVM::visit(const Allocate *op) {
     heap_allocations.push_back(ptr);
     {
         ScopedBinding<llvm::Value *> bind(symbols, op->name, ptr);
+        ScopedBinding<std::string> root(memory_roots, op->name, op->name);
         codegen(op->body);
     }
     heap_allocations.pop_back();

@@ -19,6 +19,13 @@ void CodeGen_LLVM::visit(const LetStmt *op) {
         codegen(op->body);
         return;
     }
+    if (op->value.type().is_handle()) {
+        // A pointer let (a buffer's host pointer, or an alias of one) shadows
+        // any memory root of the same name.
+        ScopedBinding<std::string> root(memory_roots, op->name, memory_root_of(op->value));
+        codegen(op->body);
+        return;
+    }
     codegen(op->body);
 }
 

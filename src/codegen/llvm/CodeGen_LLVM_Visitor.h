@@ -16,7 +16,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Target/TargetMachine.h>
 
-#include "ir/IRVisitor.h"
+#include "codegen/CodeGenVisitor.h"
 #include "ir/Scope.h"
 #include "loom/Target.h"
 #include "lower/LoweredFunc.h"
@@ -24,7 +24,7 @@
 namespace loom {
 namespace Internal {
 
-class CodeGen_LLVM : public IRVisitor {
+class CodeGen_LLVM : public CodeGenVisitor<llvm::Value *> {
 public:
     CodeGen_LLVM(const Target &target, llvm::LLVMContext &context, llvm::TargetMachine &tm);
     std::unique_ptr<llvm::Module> compile(const LoweredFunc &f);
@@ -58,8 +58,7 @@ private:
     // early return.
     std::vector<llvm::Value *> heap_allocations;
 
-    // The result of visiting an Expr.
-    llvm::Value *value = nullptr;
+    // value (CodeGenVisitor): the result of visiting an Expr.
 
     void init_types();
     llvm::Type *llvm_type_of(Type t) const;
@@ -104,14 +103,15 @@ private:
     llvm::Value *compare(IRNodeType op, llvm::Value *a, llvm::Value *b, Type t);
 
     // ---- Calls (CodeGen_LLVM_Call.cpp) ----
-    llvm::Value *codegen_intrinsic(const Call *op);
-    llvm::Value *codegen_math(const Call *op, bool *handled);
-    llvm::Value *codegen_extern(const Call *op);
-    llvm::Value *codegen_debug_print(const Call *op);
+    // The emitters CodeGenVisitor::codegen_call routes each Call to.
+    llvm::Value *codegen_intrinsic(const Call *op) override;
+    llvm::Value *codegen_math(const Call *op, const MathCall &math) override;
+    llvm::Value *codegen_extern(const Call *op) override;
+    llvm::Value *codegen_debug_print(const Call *op) override;
     /** CodeGen_LLVM_Atomic.cpp: the atomic_update intrinsic. */
-    llvm::Value *codegen_atomic_update(const Call *op);
-    llvm::Value *codegen_buffer_field(const Call *op);
-    llvm::Value *codegen_if_then_else(const Call *op);
+    llvm::Value *codegen_atomic_update(const Call *op) override;
+    llvm::Value *codegen_buffer_field(const Call *op) override;
+    llvm::Value *codegen_if_then_else(const Call *op) override;
     llvm::Value *scalarized_libm_call(const std::string &fn, const std::vector<llvm::Value *> &args,
                                       llvm::Type *t);
 
@@ -123,51 +123,17 @@ private:
     llvm::Value *element_pointer(const std::string &buffer, llvm::Type *elem, llvm::Value *index);
     llvm::Value *vector_of_pointers(const std::string &buffer, llvm::Type *elem, const Expr &index);
     llvm::Value *predicate_mask(const Expr &predicate, int lanes);
+    /** For each Handle name a Load or Store may use: the buffer or
+     * allocation whose memory it points into ("" when not known). */
+    Scope<std::string> memory_roots;
+    /** The memory root of a Handle value bound to a let ("" when unknown). */
+    std::string memory_root_of(const Expr &handle) const;
+    /** Attach alias metadata to an access of `buffer`'s memory: accesses of
+     * different buffers or allocations never alias (Halide's model). */
+    void tag_memory_access(llvm::Value *access, const std::string &buffer);
 
 public:
-    using IRVisitor::visit;
-    void visit(const IntImm *) override;
-    void visit(const UIntImm *) override;
-    void visit(const FloatImm *) override;
-    void visit(const StringImm *) override;
-    void visit(const Cast *) override;
-    void visit(const Reinterpret *) override;
-    void visit(const Variable *) override;
-    void visit(const Add *) override;
-    void visit(const Sub *) override;
-    void visit(const Mul *) override;
-    void visit(const Div *) override;
-    void visit(const Mod *) override;
-    void visit(const Min *) override;
-    void visit(const Max *) override;
-    void visit(const EQ *) override;
-    void visit(const NE *) override;
-    void visit(const LT *) override;
-    void visit(const LE *) override;
-    void visit(const GT *) override;
-    void visit(const GE *) override;
-    void visit(const And *) override;
-    void visit(const Or *) override;
-    void visit(const Not *) override;
-    void visit(const Select *) override;
-    void visit(const Load *) override;
-    void visit(const Ramp *) override;
-    void visit(const Broadcast *) override;
-    void visit(const Call *) override;
-    void visit(const Let *) override;
-    void visit(const Shuffle *) override;
-    void visit(const LetStmt *) override;
-    void visit(const AssertStmt *) override;
-    void visit(const ProducerConsumer *) override;
-    void visit(const For *) override;
-    void visit(const Store *) override;
-    void visit(const Provide *) override;
-    void visit(const Allocate *) override;
-    void visit(const Free *) override;
-    void visit(const Realize *) override;
-    void visit(const Block *) override;
-    void visit(const IfThenElse *) override;
-    void visit(const Evaluate *) override;
+    LOOM_DECLARE_CODEGEN_VISITS()
 };
 
 } // namespace Internal

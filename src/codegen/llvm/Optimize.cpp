@@ -59,7 +59,9 @@ llvm::ModulePassManager lean_pipeline(bool slp) {
     fpm.addPass(llvm::InstCombinePass());
     fpm.addPass(llvm::SimplifyCFGPass());
     // Row offsets, buffer fields and broadcasts computed inside a loop body
-    // move to its preheader.
+    // move to its preheader; with the TBAA tags of CodeGen_LLVM_Memory.cpp,
+    // loads of inputs move too and a reduction's accumulators stay in
+    // registers for the whole loop (scalar promotion).
     llvm::LoopPassManager lpm;
     lpm.addPass(llvm::LICMPass(llvm::LICMOptions()));
     fpm.addPass(llvm::createFunctionToLoopPassAdaptor(std::move(lpm), /*UseMemorySSA=*/true));
