@@ -167,14 +167,54 @@ void add_param_range_checks(const LoweredArgument &arg, std::vector<Stmt> &check
     }
 }
 
+Expr host_is_null(const LoweredArgument &arg) {
+    Expr host =
+        Call::make(Handle(), Intrinsic::buffer_get_host, {buffer_handle(arg)}, Call::PureIntrinsic);
+    return EQ::make(Reinterpret::make(UInt(64), host), make_zero(UInt(64)));
+}
+
+/** Bounds-query mode, as in Halide: a buffer argument without host memory
+ * asks which region the pipeline needs of it. When any buffer does, the
+ * pipeline writes the required region (with dense strides) into each such
+ * buffer and returns without computing. Sets *is_query to that condition;
+ * undefined when there are no buffers. */
+Stmt bounds_query(const std::vector<LoweredArgument> &args, Expr *is_query) {
+    std::vector<Expr> conditions;
+    std::vector<Stmt> answers;
+    for (const LoweredArgument &arg : args) {
+        if (!arg.is_buffer()) continue;
+        Expr unallocated = host_is_null(arg);
+        *is_query = is_query->defined() ? Or::make(*is_query, unallocated) : unallocated;
+        std::vector<Stmt> dims;
+        for (int d = 0; d < arg.dimensions; d++) {
+            Expr min = int_var(required_min_name(arg.name, d));
+            Expr extent = add(sub(int_var(required_max_name(arg.name, d)), min), 1);
+            dims.push_back(Evaluate::make(Call::make(
+                Int(32), "loom_bounds_query_set_dim",
+                {user_context_var(), buffer_handle(arg), make_const(Int(32), d), min, extent},
+                Call::Extern)));
+        }
+        conditions.push_back(unallocated);
+        answers.push_back(Block::make(dims));
+    }
+    // With several buffers, each answers only when it is unallocated.
+    for (size_t i = 0; answers.size() > 1 && i < answers.size(); i++) {
+        if (answers[i].defined()) answers[i] = IfThenElse::make(conditions[i], answers[i]);
+    }
+    Stmt answer = Block::make(answers);
+    // Zero-dimensional buffers have no region to answer.
+    return answer.defined() ? answer : Evaluate::make(make_zero(Int(32)));
+}
+
 /** Puts `checks` after the leading LetStmts of s, where every field and
  * bound they use is defined, dropping those the lets make provably true
- * (an output written exactly over its buffer, for instance). */
-Stmt insert_after_leading_lets(const Stmt &s, const std::vector<Stmt> &checks,
-                               std::vector<const LetStmt *> &lets) {
+ * (an output written exactly over its buffer, for instance). With a bounds
+ * query, the checks and s run only when it is not one. */
+Stmt insert_after_leading_lets(const Stmt &s, const std::vector<Stmt> &checks, const Stmt &query,
+                               const Expr &is_query, std::vector<const LetStmt *> &lets) {
     if (const auto *let = s.as<LetStmt>()) {
         lets.push_back(let);
-        Stmt body = insert_after_leading_lets(let->body, checks, lets);
+        Stmt body = insert_after_leading_lets(let->body, checks, query, is_query, lets);
         return LetStmt::make(let->name, let->value, body);
     }
     std::vector<Stmt> stmts;
@@ -188,7 +228,9 @@ Stmt insert_after_leading_lets(const Stmt &s, const std::vector<Stmt> &checks,
         if (!can_prove(condition)) stmts.push_back(check);
     }
     stmts.push_back(s);
-    return Block::make(stmts);
+    Stmt run = Block::make(stmts);
+    if (!is_query.defined()) return run;
+    return IfThenElse::make(is_query, query, run);
 }
 
 } // namespace
@@ -196,7 +238,9 @@ Stmt insert_after_leading_lets(const Stmt &s, const std::vector<Stmt> &checks,
 Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
                       const std::vector<Function> &outputs,
                       const std::map<std::string, std::string> &readers, const Target &target) {
-    if (target.has_feature(Target::NoAsserts)) return s;
+    bool checks = !target.has_feature(Target::NoAsserts);
+    bool query = !target.has_feature(Target::NoBoundsQuery);
+    if (!checks && !query) return s;
 
     std::map<std::string, std::string> blame = readers;
     for (const Function &f : outputs) {
@@ -204,13 +248,13 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
     }
 
     std::vector<Stmt> shape_checks, inner_checks;
-    for (const Function &f : outputs) {
+    for (const Function &f : checks ? outputs : std::vector<Function>()) {
         for (const LoweredArgument &arg : args) {
             if (arg.is_buffer() && arg.name == buffer_name(f, 0))
                 add_output_bound_checks(f, arg.name, inner_checks);
         }
     }
-    for (const LoweredArgument &arg : args) {
+    for (const LoweredArgument &arg : checks ? args : std::vector<LoweredArgument>()) {
         if (arg.is_buffer()) add_shape_checks(arg, shape_checks);
         add_param_range_checks(arg, inner_checks);
         add_constraint_checks(arg, inner_checks);
@@ -227,8 +271,12 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
             }
         }
     }
+    Expr is_query;
+    Stmt query_answer = query ? bounds_query(args, &is_query) : Stmt();
     std::vector<const LetStmt *> lets;
-    Stmt body = inner_checks.empty() ? s : insert_after_leading_lets(s, inner_checks, lets);
+    Stmt body = inner_checks.empty() && !is_query.defined()
+                    ? s
+                    : insert_after_leading_lets(s, inner_checks, query_answer, is_query, lets);
     shape_checks.push_back(body);
     return Block::make(shape_checks);
 }

@@ -8,7 +8,11 @@
 //    every input image covers the region the pipeline reads, every output
 //    buffer the region its Func's loops write, the ImageParam and output
 //    buffer dimension constraints hold, and scalar Params lie in their ranges.
-// Nothing is added for targets with the NoAsserts feature.
+// Nothing of this is added for targets with the NoAsserts feature.
+// Unless the target has NoBoundsQuery, a call in which some buffer argument
+// has no host memory is a bounds query (as in Halide): inside the leading
+// lets, it writes the required region into each such buffer and skips the
+// region checks and the pipeline.
 
 #include <map>
 #include <string>

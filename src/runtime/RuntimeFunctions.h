@@ -38,8 +38,17 @@ int loom_error_param_too_small_f64(void *uc, const char *param_name, double valu
 int loom_error_param_too_large_f64(void *uc, const char *param_name, double value, double max);
 int loom_error_out_of_memory(void *uc);
 int loom_error_message(void *uc, const char *message); /* generic */
+/* Func `func_name` splits `var_name` by `factor` with a tail strategy (`tail_name`) that
+ * shifts the last iteration inwards, but the extent of `var_name` is only `extent`. */
+int loom_error_split_too_small(void *uc, const char *func_name, const char *var_name,
+                               const char *tail_name, int32_t factor, int32_t extent);
 /* No specialize() condition held and the stage ends in specialize_fail(message). */
 int loom_error_specialize_fail(void *uc, const char *message);
+
+/* Bounds-query mode (buffer `b` has no host memory): sets dimension `dim`
+ * of `b` to [min, min + extent) with a dense stride; dimensions are set in
+ * order. Returns 0. */
+int loom_bounds_query_set_dim(void *uc, loom_buffer_t *b, int32_t dim, int32_t min, int32_t extent);
 
 /* Memory for Allocate nodes on the heap (64-byte aligned). */
 void *loom_malloc(void *uc, size_t bytes);

@@ -133,7 +133,11 @@ public:
         case IRNodeType::Cast:
             return wrap(t, eval(e.as<Cast>()->value));
         case IRNodeType::Reinterpret: {
-            // Only handle -> uint64 (null checks): non-null when bound.
+            // Only handle -> uint64 (null checks): non-null when bound; a
+            // host pointer is null in bounds queries only.
+            const Call *host = e.as<Reinterpret>()->value.as<Call>();
+            if (host && host->is_intrinsic(Intrinsic::buffer_get_host))
+                return buffer_arg(host->args[0])->host ? 1 : 0;
             const Variable *v = e.as<Reinterpret>()->value.as<Variable>();
             return v && buffers.count(v->name) && buffers[v->name] ? 1 : 0;
         }

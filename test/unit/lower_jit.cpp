@@ -11,16 +11,6 @@ using namespace lower_test;
 
 namespace {
 
-Split split_of(const std::string &old, int factor, TailStrategy tail) {
-    Split s;
-    s.old_var = old;
-    s.outer = old + ".o";
-    s.inner = old + ".i";
-    s.factor = factor;
-    s.tail = tail;
-    return s;
-}
-
 int run_jit(const LoweredFunc &lf, const std::vector<loom_buffer_t *> &buffers) {
     JITModule m = JITModule::compile(lf, get_host_target());
     std::vector<void *> argv{nullptr};

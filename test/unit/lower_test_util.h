@@ -13,6 +13,7 @@
 #include "ir/IRPrinter.h"
 #include "ir/IRUtil.h"
 #include "loom/Error.h"
+#include "loom/Schedule.h"
 #include "loom/Target.h"
 
 namespace lower_test {
@@ -30,6 +31,11 @@ inline Function make_func(const std::string &name, const std::vector<std::string
     Function f(name);
     f.define(args, values);
     return f;
+}
+
+/** A split of `old` into "<old>.o" and "<old>.i". */
+inline Split split_of(const std::string &old, int factor, TailStrategy tail) {
+    return Split{Split::SplitVar, old, old + ".o", old + ".i", factor, false, tail};
 }
 
 /** Every node of s of type T satisfying pred. */
