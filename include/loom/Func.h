@@ -226,6 +226,9 @@ public:
     Func &store_at(const Func &f, const Var &var);
     Func &store_at(const Func &f, const RVar &var);
     Func &store_at(LoopLevel level);
+    /** The default. A Func with update definitions (or an undef() value)
+     * cannot be substituted: it is computed at the innermost loop that
+     * encloses all its uses, outside any vectorized or GPU loop (as in Halide). */
     Func &compute_inline();
 
     Internal::Function function() const { return func_; }

@@ -10,7 +10,11 @@
 
 namespace loom {
 
-/** What split() does when the factor does not divide the extent. */
+/** What split() does when the factor does not divide the extent. Auto, as
+ * in Halide: ShiftInwards in pure definitions, GuardWithIf for RVars, RoundUp
+ * for the pure Vars of updates; Loom's Auto rounds an update up only where
+ * the factor provably divides the extent (and never an output's update),
+ * and guards otherwise (docs/guide/scheduling.md). */
 enum class TailStrategy { Auto, RoundUp, GuardWithIf, ShiftInwards, Predicate };
 
 /** Where memory for a Func lives. */

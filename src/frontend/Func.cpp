@@ -73,13 +73,7 @@ void FuncRef::define(const std::vector<Expr> &values) {
                                                             << args_[i].as<Variable>()->name
                                                             << " appears more than once");
     }
-    for (const Expr &v : values) {
-        if (const auto *c = v.as<Call>(); c && c->is_intrinsic(Intrinsic::undef))
-            user_error("The pure definition of Func "
-                       << name
-                       << " uses undef(); only update definitions may leave a value "
-                          "unchanged");
-    }
+    // A pure definition of undef() stores nothing (Function::define checks the rest).
     func_.define(names, values);
 }
 

@@ -331,9 +331,9 @@ Func &Func::store_at(LoopLevel level) {
 }
 
 Func &Func::compute_inline() {
-    if (func_.has_update_definition())
-        user_error("Func " << name() << " has update definitions and cannot be inlined; "
-                           << "compute it at root (the default) or at a loop of a consumer");
+    // A Func with update definitions cannot be substituted into its uses:
+    // as in Halide, "inline" then computes it at the innermost loop that
+    // encloses all its uses (lowering resolves that loop).
     FuncSchedule &s = modify(func_, "compute_inline");
     s.compute_level = LoopLevel::inlined();
     s.store_level = LoopLevel::inlined();

@@ -78,14 +78,18 @@ void Function::define(const std::vector<std::string> &args, const std::vector<Ex
             user_error("Func " << fname << " is defined with a vector value of type "
                                << type_to_string(v.type()));
         check_free_variables(fname, args, v);
+        // A whole value of undef() stores nothing (the updates fill it in, as
+        // in Halide); inside an expression it would have no meaning.
+        const auto *whole = v.as<Call>();
+        if (whole && whole->is_intrinsic(Intrinsic::undef)) continue;
         visit_all(v, [&](const IRNode *n) {
             const auto *c =
                 n->node_type == IRNodeType::Call ? static_cast<const Call *>(n) : nullptr;
             if (c && c->is_intrinsic(Intrinsic::undef))
                 user_error("The pure definition of Func "
                            << fname
-                           << " uses undef(); undef() may only stand for a whole value "
-                              "of an update definition");
+                           << " uses undef() inside an expression; undef() may only stand "
+                              "for a whole value (it leaves that value unwritten)");
         });
     }
 
@@ -185,9 +189,9 @@ void Function::define_update(const std::vector<Expr> &lhs, const std::vector<Exp
         Expr v = rhs[i];
         if (!v.defined()) user_error("Value " << i << " of the " << stage << " is undefined");
         if (is_undef(v)) {
-            // Leaving an element unchanged: it keeps the value it has.
-            Expr self = Call::make(weak(), args, int(i));
-            values.push_back(self);
+            // Leaving an element unchanged: lowering stores nothing for it.
+            values.push_back(
+                Call::make(ptr()->output_types[i], Intrinsic::undef, {}, Call::PureIntrinsic));
             continue;
         }
         if (v.type() != ptr()->output_types[i])
@@ -237,7 +241,9 @@ void Function::define_update(const std::vector<Expr> &lhs, const std::vector<Exp
         if (const auto *v = a.as<Variable>(); v && is_pure_var(v)) continue;
         check_vars(a, true);
     }
-    for (const Expr &v : values) check_vars(v, false);
+    for (const Expr &v : values) {
+        if (!is_undef(v)) check_vars(v, false);
+    }
 
     Definition def;
     WeakenSelfCalls weaken(*this);

@@ -314,10 +314,25 @@ public:
         return lets;
     }
 
+    /** The conditions of the ShiftInwards checks at the top of f's
+     * production (see build_produce); undefined when it has none. */
+    static Expr shift_inwards_ok(const Stmt &produce) {
+        Expr ok;
+        visit_all(produce, [&](const IRNode *node) {
+            if (node->node_type != IRNodeType::AssertStmt) return;
+            const auto *a = static_cast<const AssertStmt *>(node);
+            const auto *c = a->message.as<Call>();
+            if (!c || c->name != split_too_small_error()) return;
+            ok = ok.defined() ? And::make(ok, a->condition) : a->condition;
+        });
+        return ok;
+    }
+
     /** The region the loops of output f write, which split tails may make
      * larger than the buffer: the checks compare it with every output buffer. */
     void define_output_region(const Function &f, const Stmt &pipeline, LetList &lets) const {
-        std::map<std::string, Box> written = regions_written(find_produce(pipeline, f.name()));
+        Stmt produce = find_produce(pipeline, f.name());
+        std::map<std::string, Box> written = regions_written(produce);
         Box region = written[f.name()];
         internal_assert(int(region.size()) == f.dimensions(),
                         "no region written for output " << f.name());
@@ -334,14 +349,26 @@ public:
             }
             region = box_union(region, read->second);
         }
+        // A ShiftInwards split of an extent below its factor starts before
+        // the buffer: its own check (which names the split) reports that when
+        // f is produced, so the region check lets it through.
+        Expr split_ok = shift_inwards_ok(produce);
         for (int v = 0; v < f.outputs(); v++) {
             std::string buffer = buffer_name(f, v);
             for (int d = 0; d < f.dimensions(); d++) {
                 const Interval &i = region[size_t(d)];
                 internal_assert(i.is_bounded(), "unbounded region written for output "
                                                     << f.name() << " in dimension " << d);
-                lets.emplace_back(required_min_name(buffer, d), substitute_lets(lets, i.min));
-                lets.emplace_back(required_max_name(buffer, d), substitute_lets(lets, i.max));
+                Expr lo = i.min, hi = i.max;
+                if (split_ok.defined()) {
+                    Expr buffer_min = int_var(buffer + ".min." + std::to_string(d));
+                    Expr buffer_max =
+                        sub(add(buffer_min, int_var(buffer + ".extent." + std::to_string(d))), 1);
+                    lo = Select::make(split_ok, lo, buffer_min);
+                    hi = Select::make(split_ok, hi, buffer_max);
+                }
+                lets.emplace_back(required_min_name(buffer, d), substitute_lets(lets, lo));
+                lets.emplace_back(required_max_name(buffer, d), substitute_lets(lets, hi));
             }
         }
     }
@@ -395,11 +422,46 @@ public:
     }
 };
 
+/** Resolves the guards of splits that TailStrategy::Auto rounds up (see
+ * auto_round_up_marker): with every enclosing let known, a guard goes where
+ * the factor provably divides the extent (RoundUp's code) and stays
+ * otherwise. */
+class ResolveAutoRoundUp : public IRMutator {
+    LetList enclosing;
+
+protected:
+    using IRMutator::visit;
+    Stmt visit(const LetStmt *op) override {
+        if (op->name != auto_round_up_marker()) {
+            enclosing.emplace_back(op->name, op->value);
+            Stmt body = mutate(op->body);
+            enclosing.pop_back();
+            return body.same_as(op->body) ? Stmt(op) : LetStmt::make(op->name, op->value, body);
+        }
+        const auto *guard = op->body.as<IfThenElse>();
+        internal_assert(guard && !guard->else_case.defined(), "malformed split guard");
+        Expr remainder = substitute_lets(enclosing, op->value);
+        if (is_const_zero(remainder)) return mutate(guard->then_case);
+        return mutate(op->body);
+    }
+
+public:
+    Stmt resolve(const Stmt &s) {
+        bool marked = false;
+        visit_all(s, [&](const IRNode *node) {
+            marked = marked || (node->node_type == IRNodeType::LetStmt &&
+                                static_cast<const LetStmt *>(node)->name == auto_round_up_marker());
+        });
+        return marked ? mutate(s) : s;
+    }
+};
+
 } // namespace
 
 Stmt bounds_inference(const Stmt &s, const std::vector<Function> &outputs,
                       const std::vector<std::string> &order, const Environment &env) {
-    return BoundsBuilder(outputs, order, env).build(s);
+    Stmt bounded = BoundsBuilder(outputs, order, env).build(s);
+    return ResolveAutoRoundUp().resolve(bounded);
 }
 
 } // namespace Internal

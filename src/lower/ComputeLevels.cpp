@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -46,6 +47,7 @@ protected:
 
     void visit(const For *op) override {
         all_loops.push_back(op->name);
+        loop_types[op->name] = op->for_type;
         loops.push_back(op->name);
         IRVisitor::visit(op);
         loops.pop_back();
@@ -74,6 +76,7 @@ protected:
 public:
     std::set<std::string> callers;
     std::vector<std::string> common, all_loops;
+    std::map<std::string, ForType> loop_types;
     explicit FindUses(const std::string &n) : name(n) {}
     bool used() const { return !first; }
 };
@@ -157,6 +160,22 @@ class Resolver {
         return std::string();
     }
 
+    /** Where a Func that is left inline but cannot be substituted (it has
+     * update definitions) goes: as Halide does, at the innermost loop that
+     * encloses every use, so it is computed as close to its uses as
+     * possible. Loops whose iterations run as vector lanes or GPU threads
+     * cannot hold a producer, so it stops outside the first of them. */
+    std::string innermost_use_loop() const {
+        std::string loop;
+        for (const std::string &l : uses.common) {
+            auto it = uses.loop_types.find(l);
+            ForType t = it == uses.loop_types.end() ? ForType::Serial : it->second;
+            if (t != ForType::Serial && t != ForType::Parallel && t != ForType::Unrolled) break;
+            loop = l;
+        }
+        return loop;
+    }
+
 public:
     Resolver(const Stmt &s, const Function &func, const std::vector<Function> &outputs)
         : f(func), uses(func.name()) {
@@ -169,8 +188,12 @@ public:
         const FuncSchedule &sched = f.schedule();
         LoopLevel compute = sched.compute_level;
         LoopLevel store = sched.store_level;
-        if (!compute.defined() || compute.is_inlined()) compute = LoopLevel::root();
-        if (!compute.is_root()) p.compute_loop = find_loop(compute, "computed", uses.common);
+        bool innermost = !compute.defined() || compute.is_inlined();
+        if (innermost) {
+            p.compute_loop = innermost_use_loop();
+        } else if (!compute.is_root()) {
+            p.compute_loop = find_loop(compute, "computed", uses.common);
+        }
         if (!sched.store_level_set || !store.defined() || store.is_inlined()) {
             p.store_loop = p.compute_loop;
             return p;
@@ -182,13 +205,15 @@ public:
             outer.push_back(l);
             if (l == p.compute_loop) break;
         }
-        if (compute.is_root()) outer.clear();
+        if (p.compute_loop.empty()) outer.clear();
         for (const std::string &l : uses.common) {
             if (loop_matches(l, store.func(), store.var(), store.stage_index()) &&
                 std::find(outer.begin(), outer.end(), l) == outer.end()) {
                 user_error("Func " << f.name() << " is stored at " << level_name(store)
                                    << ", which is inside its compute level "
-                                   << (compute.is_root() ? "root" : level_name(compute))
+                                   << (p.compute_loop.empty() ? std::string("root")
+                                       : innermost            ? user_loop_name(p.compute_loop)
+                                                              : level_name(compute))
                                    << "; storage must be at or outside the computation. "
                                       "The legal store levels are: "
                                    << join(legal_levels(outer, false)));

@@ -17,6 +17,11 @@ bool is_inlined(const Function &f, const std::vector<Function> &outputs) {
     // A Func with update definitions needs storage to update: left inline, it
     // is computed at root.
     if (!f.updates().empty()) return false;
+    // Nor can an undef() value be substituted into its uses.
+    for (const Expr &v : f.definition().values) {
+        const auto *c = v.as<Call>();
+        if (c && c->is_intrinsic(Intrinsic::undef)) return false;
+    }
     const LoopLevel &level = f.schedule().compute_level;
     return !level.defined() || level.is_inlined();
 }

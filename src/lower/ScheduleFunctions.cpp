@@ -50,10 +50,20 @@ class StageNestBuilder {
     std::string prefix;
     std::map<std::string, VarRange> ranges;         // live loop variables
     std::vector<std::pair<std::string, Expr>> lets; // var = f(new vars), in split order
-    std::vector<Expr> guards;
-    std::set<std::string> fused_derived; // fused vars and their splits
-    std::set<std::string> rvar_derived;  // loops made (partly) of RVars
-    bool is_output;                      // writes beyond its region hit the caller's buffer
+    /** The if of a GuardWithIf tail; for Auto in an update, `remainder`
+     * (extent % factor) lets bounds inference drop it where the factor
+     * provably divides the extent, which makes it RoundUp's code. */
+    struct Guard {
+        Expr condition, remainder;
+    };
+    std::vector<Guard> guards;
+    std::set<std::string> fused_derived;            // fused vars and their splits
+    std::set<std::string> rvar_derived;             // loops made (partly) of RVars
+    std::set<std::string> inner_derived;            // inner loops of splits and their parts
+    std::map<std::string, Expr> shift_outer_factor; // outer loops of ShiftInwards splits
+    bool is_output;                  // writes beyond its region hit the caller's buffer
+    Expr path;                       // when this nest runs (specializations); undefined: always
+    std::vector<Stmt> *split_checks; // where the checks of ShiftInwards extents go
 
     Expr var(const std::string &name) const { return int_var(prefix + name); }
 
@@ -69,33 +79,85 @@ class StageNestBuilder {
         return it->second;
     }
 
+    /** TailStrategy::Auto, as in Halide: GuardWithIf for loops of RVars;
+     * RoundUp for the outermost split of a pure Var in an update (where
+     * the Func has its own storage: an output's update guards, so it never
+     * writes outside the output buffer), which apply_split turns into a
+     * guard that bounds inference removes where the factor divides the
+     * extent; ShiftInwards for the pure definition, or RoundUp inside a
+     * ShiftInwards split at least as wide (its clamp already keeps the
+     * points in range). */
+    TailStrategy auto_tail(const Split &split) const {
+        bool pure_stage = stage == 0;
+        if (rvar_derived.count(split.old_var) || fused_derived.count(split.old_var))
+            return TailStrategy::GuardWithIf;
+        if (!pure_stage) {
+            bool round_up = !is_output && !inner_derived.count(split.old_var);
+            return round_up ? TailStrategy::RoundUp : TailStrategy::GuardWithIf;
+        }
+        auto shifted = shift_outer_factor.find(split.old_var);
+        if (shifted != shift_outer_factor.end()) {
+            const auto *outer = shifted->second.as<IntImm>();
+            const auto *inner = as_int32(split.factor).as<IntImm>();
+            if (outer && inner && outer->value >= inner->value) return TailStrategy::RoundUp;
+        }
+        return TailStrategy::ShiftInwards;
+    }
+
     TailStrategy resolve_tail(const Split &split) const {
         TailStrategy tail = split.tail;
-        bool pure_stage = stage == 0;
-        // Loops of an update made only of pure Vars may run past the end
-        // when asked to (RoundUp) where the Func has its own storage: bounds
-        // inference grows the earlier stages and the allocation to cover
-        // those points (and the inputs must cover them too, so Auto guards).
-        bool pure_update_loop = !pure_stage && !rvar_derived.count(split.old_var) && !is_output;
-        if (tail == TailStrategy::Auto) {
-            tail = (pure_stage && !split.exact) ? TailStrategy::ShiftInwards
-                                                : TailStrategy::GuardWithIf;
-        }
+        if (tail == TailStrategy::Auto) tail = auto_tail(split);
         if (tail == TailStrategy::Predicate) tail = TailStrategy::GuardWithIf;
         // A fused variable must stay within its range, or its parts (fused /
         // extent, fused % extent) land on other rows: tails past the end
         // (RoundUp) or before the start (ShiftInwards on a short extent)
         // would write outside the region. Guard them instead.
         if (fused_derived.count(split.old_var)) tail = TailStrategy::GuardWithIf;
-        bool round_up_ok = pure_update_loop && tail == TailStrategy::RoundUp;
-        if (!pure_stage && tail != TailStrategy::GuardWithIf && !round_up_ok) {
-            user_error("split of " << split.old_var << " in " << stage_description(func, stage)
-                                   << " uses a tail strategy that computes some points twice "
-                                      "or beyond the bounds; update definitions allow only "
-                                      "TailStrategy::GuardWithIf (or Auto; RoundUp for loops "
-                                      "of pure Vars of a Func that is not an output)");
+        if (stage == 0 || tail == TailStrategy::GuardWithIf) return tail;
+        std::string loop = "split of " + split.old_var + " in " + stage_description(func, stage);
+        if (rvar_derived.count(split.old_var)) {
+            user_error(loop << " uses TailStrategy::"
+                            << (tail == TailStrategy::RoundUp ? "RoundUp" : "ShiftInwards")
+                            << ", which would run the reduction over points outside its RDom; "
+                               "loops of RVars allow only TailStrategy::GuardWithIf (or Auto)");
+        }
+        if (tail == TailStrategy::ShiftInwards) {
+            user_error(loop << " uses TailStrategy::ShiftInwards, which would apply the update "
+                               "twice to some points; update definitions allow "
+                               "TailStrategy::GuardWithIf, RoundUp or Auto");
+        }
+        if (is_output) {
+            user_error(loop << " uses TailStrategy::RoundUp, which would write beyond the "
+                               "output buffer of Func "
+                            << func.name()
+                            << "; use TailStrategy::GuardWithIf (or Auto, which guards the "
+                               "updates of outputs)");
+        }
+        if (inner_derived.count(split.old_var)) {
+            user_error(loop << " uses TailStrategy::RoundUp on " << split.old_var
+                            << ", which comes from the inner loop of an earlier split: rounding "
+                               "it up would apply the update twice to some points. Use "
+                               "TailStrategy::GuardWithIf (or Auto) here");
         }
         return tail;
+    }
+
+    /** ShiftInwards moves the last iteration back to end at the end; with
+     * an extent below the factor it would start before the beginning,
+     * which for an output means writing before its buffer. Checked (when
+     * this nest runs) before the output is produced, naming the split. */
+    Stmt shift_inwards_check(const Split &split, const Expr &extent, const Expr &factor) const {
+        Expr ok = GE::make(extent, factor);
+        if (path.defined()) ok = Or::make(Not::make(path), ok);
+        std::string tail_text = split.tail == TailStrategy::Auto
+                                    ? "TailStrategy::Auto (ShiftInwards for a pure definition)"
+                                    : "TailStrategy::ShiftInwards";
+        Expr error =
+            Call::make(Int(32), split_too_small_error(),
+                       {user_context_var(), StringImm::make(func.name()),
+                        StringImm::make(split.old_var), StringImm::make(tail_text), factor, extent},
+                       Call::Extern);
+        return AssertStmt::make(ok, error);
     }
 
     void apply_split(const Split &split) {
@@ -103,6 +165,15 @@ class StageNestBuilder {
         ranges.erase(split.old_var);
         Expr factor = as_int32(split.factor);
         TailStrategy tail = resolve_tail(split);
+        if (tail == TailStrategy::ShiftInwards) {
+            shift_outer_factor[split.outer] = factor;
+        } else if (shift_outer_factor.count(split.old_var)) {
+            Expr f = shift_outer_factor[split.old_var];
+            shift_outer_factor[split.outer] = f;
+            shift_outer_factor[split.inner] = f;
+        }
+        inner_derived.insert(split.inner);
+        if (inner_derived.count(split.old_var)) inner_derived.insert(split.outer);
         if (rvar_derived.count(split.old_var)) {
             rvar_derived.insert(split.outer);
             rvar_derived.insert(split.inner);
@@ -111,13 +182,21 @@ class StageNestBuilder {
             fused_derived.insert(split.outer);
             fused_derived.insert(split.inner);
         }
+        if (tail == TailStrategy::ShiftInwards && is_output && split_checks)
+            split_checks->push_back(shift_inwards_check(split, old.extent, factor));
         Expr outer = var(split.outer), inner = var(split.inner);
         Expr base = mul(outer, factor);
         if (tail == TailStrategy::ShiftInwards) base = min(base, sub(old.extent, factor));
         lets.emplace_back(split.old_var, add(add(base, inner), old.min));
-        if (tail == TailStrategy::GuardWithIf) {
+        // Auto's RoundUp in an update guards unless the factor provably
+        // divides the extent (see auto_tail): the same code then, and no
+        // points past the region, so inputs are never read beyond it.
+        bool auto_round_up =
+            stage > 0 && split.tail == TailStrategy::Auto && tail == TailStrategy::RoundUp;
+        if (tail == TailStrategy::GuardWithIf || auto_round_up) {
             Expr old_max = sub(add(old.min, old.extent), 1);
-            guards.push_back(LE::make(var(split.old_var), old_max));
+            Expr remainder = auto_round_up ? mod(old.extent, factor) : Expr();
+            guards.push_back(Guard{LE::make(var(split.old_var), old_max), remainder});
         }
         ranges[split.inner] = VarRange{make_zero(Int(32)), factor};
         ranges[split.outer] =
@@ -133,6 +212,8 @@ class StageNestBuilder {
         fused_derived.insert(fuse.old_var);
         if (rvar_derived.count(fuse.inner) || rvar_derived.count(fuse.outer))
             rvar_derived.insert(fuse.old_var);
+        if (inner_derived.count(fuse.inner) || inner_derived.count(fuse.outer))
+            inner_derived.insert(fuse.old_var);
         // The loop runs only when both extents are positive; saying so makes
         // the divisor provably positive, which keeps the fused loop's bounds tight.
         Expr divisor = Max::make(inner.extent, make_one(Int(32)));
@@ -146,6 +227,9 @@ class StageNestBuilder {
         ranges.erase(rename.old_var);
         if (fused_derived.count(rename.old_var)) fused_derived.insert(rename.outer);
         if (rvar_derived.count(rename.old_var)) rvar_derived.insert(rename.outer);
+        if (inner_derived.count(rename.old_var)) inner_derived.insert(rename.outer);
+        if (shift_outer_factor.count(rename.old_var))
+            shift_outer_factor[rename.outer] = shift_outer_factor[rename.old_var];
         lets.emplace_back(rename.old_var, var(rename.outer));
         ranges[rename.outer] = old;
     }
@@ -337,9 +421,10 @@ class StageNestBuilder {
     }
 
 public:
-    StageNestBuilder(const Function &f, int s, const StageSchedule &schedule, bool output)
+    StageNestBuilder(const Function &f, int s, const StageSchedule &schedule, bool output,
+                     const Expr &when, std::vector<Stmt> *checks)
         : func(f), stage(s), def(stage_definition(f, s)), sched(schedule),
-          prefix(stage_prefix(f.name(), s)), is_output(output) {
+          prefix(stage_prefix(f.name(), s)), is_output(output), path(when), split_checks(checks) {
         for (const ReductionVariable &rv : def.rvars) rvar_derived.insert(rv.var);
     }
 
@@ -383,7 +468,9 @@ public:
         Expr predicate = domain_predicate(pure_vars);
         if (predicate.defined()) body = IfThenElse::make(predicate, body);
         for (auto it = guards.rbegin(); it != guards.rend(); ++it) {
-            body = IfThenElse::make(likely(*it), body);
+            body = IfThenElse::make(likely(it->condition), body);
+            if (it->remainder.defined())
+                body = LetStmt::make(auto_round_up_marker(), it->remainder, body);
         }
         for (const auto &let : lets) body = LetStmt::make(prefix + let.first, let.second, body);
         for (const Dim &d : dims) {
@@ -409,13 +496,32 @@ std::vector<std::string> stage_pure_vars(const Function &f, int stage) {
 
 namespace {
 
+Expr and_when(const Expr &a, const Expr &b) {
+    return a.defined() ? And::make(a, b) : b;
+}
+
 /** The nest of a stage under `sched`, with its specializations tried first:
  * if (c0) nest0 else if (c1) nest1 ... else the general nest (or, after
- * specialize_fail, an error). */
+ * specialize_fail, an error). `path` says when this schedule runs at all
+ * (for the checks of its ShiftInwards splits). */
+
 Stmt build_specialized_nest(const Function &f, int stage, const StageSchedule &sched,
-                            bool is_output) {
-    Stmt s = StageNestBuilder(f, stage, sched, is_output).build();
+                            bool is_output, const Expr &path, std::vector<Stmt> *checks) {
+    // The general nest runs when no specialization's condition holds.
+    Expr general = path;
+    bool fails = false; // specialize_fail() replaces the general nest
+    for (const Specialization &sp : sched.specializations) {
+        if (!sp.failure) general = and_when(general, Not::make(sp.condition));
+        fails = fails || sp.failure;
+    }
+    Stmt s =
+        StageNestBuilder(f, stage, sched, is_output, general, fails ? nullptr : checks).build();
     for (auto it = sched.specializations.rbegin(); it != sched.specializations.rend(); ++it) {
+        // Specialization i runs when its condition holds and no earlier one's does.
+        Expr when = path;
+        for (auto e = sched.specializations.begin(); e != it.base() - 1; ++e) {
+            if (!e->failure) when = and_when(when, Not::make(e->condition));
+        }
         if (it->failure) {
             Expr error = Call::make(Int(32), "loom_error_specialize_fail",
                                     {user_context_var(), StringImm::make(it->failure_message)},
@@ -423,7 +529,9 @@ Stmt build_specialized_nest(const Function &f, int stage, const StageSchedule &s
             s = AssertStmt::make(const_false(), error);
         } else {
             s = IfThenElse::make(it->condition,
-                                 build_specialized_nest(f, stage, it->schedule, is_output), s);
+                                 build_specialized_nest(f, stage, it->schedule, is_output,
+                                                        and_when(when, it->condition), checks),
+                                 s);
         }
     }
     return s;
@@ -431,15 +539,18 @@ Stmt build_specialized_nest(const Function &f, int stage, const StageSchedule &s
 
 } // namespace
 
-Stmt build_stage_nest(const Function &f, int stage, bool is_output) {
-    return build_specialized_nest(f, stage, stage_definition(f, stage).schedule, is_output);
+Stmt build_stage_nest(const Function &f, int stage, bool is_output, std::vector<Stmt> *checks) {
+    return build_specialized_nest(f, stage, stage_definition(f, stage).schedule, is_output, Expr(),
+                                  checks);
 }
 
 Stmt build_produce(const Function &f, bool is_output) {
-    std::vector<Stmt> stages;
+    std::vector<Stmt> checks, stages;
     for (int s = 0; s <= int(f.updates().size()); s++)
-        stages.push_back(build_stage_nest(f, s, is_output));
-    return ProducerConsumer::make_produce(f.name(), Block::make(stages));
+        stages.push_back(build_stage_nest(f, s, is_output, &checks));
+    // The checks come before any stage writes.
+    checks.insert(checks.end(), stages.begin(), stages.end());
+    return ProducerConsumer::make_produce(f.name(), Block::make(checks));
 }
 
 namespace {

@@ -24,10 +24,29 @@ Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<
 
 /** The loops and store of stage `stage` of f (0: the pure definition).
  * is_output: f writes into the caller's buffer, so update loops over pure
- * Vars guard their split tails instead of rounding up. */
-Stmt build_stage_nest(const Function &f, int stage, bool is_output = true);
+ * Vars guard their split tails instead of rounding up. `checks` (when given)
+ * gets an assertion for each ShiftInwards split of an output that the
+ * split's extent is at least its factor. */
+Stmt build_stage_nest(const Function &f, int stage, bool is_output = true,
+                      std::vector<Stmt> *checks = nullptr);
 
-/** The loops and store of every stage of f, wrapped in "produce f". */
+/** The name of the runtime error of a ShiftInwards split whose extent is
+ * below its factor; bounds inference finds these checks by it. */
+inline const char *split_too_small_error() {
+    return "loom_error_split_too_small";
+}
+
+/** The name of the LetStmt around the guard of a split that
+ * TailStrategy::Auto rounds up (an update's pure Var): its value is the
+ * split's extent modulo its factor. Bounds inference drops the guard where
+ * that is provably zero and keeps it otherwise (Loom rounds an update up
+ * only when that computes no extra points). */
+inline const char *auto_round_up_marker() {
+    return "loom.auto_round_up";
+}
+
+/** The loops and store of every stage of f, wrapped in "produce f" (for
+ * an output, after the checks of its ShiftInwards splits). */
 Stmt build_produce(const Function &f, bool is_output = true);
 
 /** The pure variables that stage `stage` of f loops over (all args for the

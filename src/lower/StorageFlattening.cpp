@@ -153,6 +153,9 @@ protected:
                 prefix = name;
             }
             Expr value = values[v];
+            // undef() leaves the element as it is: no store (as in Halide).
+            const auto *undef_value = value.as<Call>();
+            if (undef_value && undef_value->is_intrinsic(Intrinsic::undef)) continue;
             if (values.size() > 1) {
                 // Every element of a tuple is computed before any is stored.
                 std::string tmp = unique_name(op->name + ".value");
@@ -162,7 +165,7 @@ protected:
             stores.push_back(
                 Store::make(name, value, flat_index(prefix, args), Buffer<>(), Parameter()));
         }
-        Stmt s = Block::make(stores);
+        Stmt s = stores.empty() ? Evaluate::make(make_zero(Int(32))) : Block::make(stores);
         for (auto it = value_lets.rbegin(); it != value_lets.rend(); ++it) {
             s = LetStmt::make(it->first, it->second, s);
         }

@@ -6,6 +6,7 @@
 #include "analysis/Bounds.h"
 #include "analysis/Simplify.h"
 #include "ir/Error.h"
+#include "ir/IREquality.h"
 #include "ir/IRMutator.h"
 #include "ir/IROperator.h"
 #include "ir/IRUtil.h"
@@ -30,10 +31,16 @@ int count_accesses(const Stmt &s, const std::string &func) {
     return n;
 }
 
-/** The box of one Func that code reads or writes. Loop ends are simplified
- * before taking bounds, so "min + (max - min + 1) - 1" counts as max. */
+/** The box of one Func that code reads or writes (or, with `only`, just
+ * reads or just writes). Loop ends are simplified before taking bounds, so
+ * "min + (max - min + 1) - 1" counts as max. */
 class Footprint : public IRVisitor {
+public:
+    enum Accesses { ReadsAndWrites, Reads, Writes };
+
+private:
     const std::string &func;
+    Accesses only;
     Scope<Interval> scope;
 
     void include_args(const std::vector<Expr> &args) {
@@ -46,11 +53,12 @@ protected:
     using IRVisitor::visit;
     void visit(const Call *op) override {
         IRVisitor::visit(op);
-        if (op->call_type == Call::Loom && op->name == func) include_args(op->args);
+        if (only != Writes && op->call_type == Call::Loom && op->name == func)
+            include_args(op->args);
     }
     void visit(const Provide *op) override {
         IRVisitor::visit(op);
-        if (op->name == func) include_args(op->args);
+        if (only != Reads && op->name == func) include_args(op->args);
     }
     void visit(const LetStmt *op) override {
         op->value.accept(this);
@@ -71,8 +79,64 @@ protected:
 
 public:
     Box box;
-    explicit Footprint(const std::string &f) : func(f) {}
+    explicit Footprint(const std::string &f, Accesses a = ReadsAndWrites) : func(f), only(a) {}
 };
+
+/** A loop body as a later iteration than the first runs it: the sliding
+ * window's "is this the first iteration?" selects (see SlidingWindow.cpp)
+ * take their sliding side. Any other select on the loop variable makes
+ * `unknown` true, since box analysis would union its two sides. */
+class LaterIteration : public IRMutator {
+    const For *loop;
+
+    bool is_not_first(const Expr &c) const {
+        Expr e = c;
+        if (const auto *call = e.as<Call>(); call && call->is_intrinsic(Intrinsic::likely))
+            e = call->args[0];
+        const auto *gt = e.as<GT>();
+        const auto *v = gt ? gt->a.as<Variable>() : nullptr;
+        return v && v->name == loop->name && equal(gt->b, loop->min);
+    }
+
+protected:
+    using IRMutator::visit;
+    Expr visit(const Select *op) override {
+        if (!expr_uses_var(op->condition, loop->name)) return IRMutator::visit(op);
+        if (is_not_first(op->condition)) return mutate(op->true_value);
+        unknown = true;
+        return IRMutator::visit(op);
+    }
+
+public:
+    bool unknown = false;
+    explicit LaterIteration(const For *l) : loop(l) {}
+};
+
+bool reads_within_writes(const Stmt &body, const std::string &func) {
+    Footprint reads(func, Footprint::Reads), writes(func, Footprint::Writes);
+    body.accept(&reads);
+    body.accept(&writes);
+    if (reads.box.empty()) return true;
+    if (writes.box.size() != reads.box.size()) return false;
+    for (size_t d = 0; d < reads.box.size(); d++) {
+        const Interval &r = reads.box[d], &w = writes.box[d];
+        if (!r.is_bounded() || !w.is_bounded()) return false;
+        if (!can_prove(LE::make(w.min, r.min)) || !can_prove(LE::make(r.max, w.max))) return false;
+    }
+    return true;
+}
+
+/** Does every iteration of `loop` read only values of `func` that the same
+ * iteration writes? Then no value flows from one iteration to the next,
+ * and a fold along a loop inside it may start over in each iteration.
+ * Checked for the first iteration and for any later one, where a sliding
+ * window computes only the new part. */
+bool self_contained(const For *loop, const std::string &func) {
+    LaterIteration later(loop);
+    Stmt later_body = later.mutate(loop->body);
+    if (later.unknown) return false;
+    return reads_within_writes(loop->body, func) && reads_within_writes(later_body, func);
+}
 
 struct Fold {
     int64_t factor = 0;
@@ -84,7 +148,9 @@ struct Fold {
 class FindFolds : public IRVisitor {
     const std::string &func;
     int total;
-    Scope<Interval> loops; // enclosing loops, for bounding footprints
+    bool pure;                        // no update definitions: every write is a dense produce loop
+    Scope<Interval> loops;            // enclosing loops, for bounding footprints
+    bool outer_self_contained = true; // every loop around here keeps its values to itself
 
     static bool monotonic(const Expr &lo, const Expr &hi, const std::string &v) {
         auto step = [&](const Expr &e) {
@@ -125,22 +191,29 @@ protected:
         // Tasks of a parallel loop share the storage: a fold inside one would
         // let concurrent iterations overwrite each other's rows.
         if (op->for_type == ForType::Parallel) return;
-        // Only the outermost loop inside the storage may fold it. Folding over
-        // a deeper loop together with a sliding window gave wrong results
-        // (random schedule test, LOOM_TEST_SEED=614777666 LOOM_TEST_ONLY=5);
-        // until that is understood, the outer loops keep the whole footprint.
-        if (op->for_type == ForType::Serial && loops.empty() &&
-            count_accesses(op->body, func) == total) {
+        // The outermost loop inside the storage may fold it. A deeper loop
+        // may too (as in Halide) when every loop around it inside the
+        // storage is serial and keeps its values to itself: a window
+        // sliding along an outer loop reads rows an earlier iteration of
+        // that loop wrote, which a fold along the inner loop would have
+        // overwritten (LOOM_TEST_SEED=614777666 LOOM_TEST_ONLY=5 of the
+        // random schedule test).
+        bool serial = op->for_type == ForType::Serial;
+        bool deeper_ok = pure && outer_self_contained;
+        if (serial && (loops.empty() || deeper_ok) && count_accesses(op->body, func) == total) {
             consider(op);
         }
+        bool was_contained = outer_self_contained;
+        outer_self_contained = deeper_ok && serial && self_contained(op, func);
         ScopedBinding<Interval> bind(loops, op->name,
                                      Interval(op->min, simplify(sub(add(op->min, op->extent), 1))));
         op->body.accept(this);
+        outer_self_contained = was_contained;
     }
 
 public:
     std::map<size_t, Fold> candidates; // dim -> footprint extent and loop
-    FindFolds(const std::string &f, int n) : func(f), total(n) {}
+    FindFolds(const std::string &f, int n, bool p) : func(f), total(n), pure(p) {}
 };
 
 /** Takes coordinates of the folded dimensions modulo their fold. */
@@ -182,7 +255,7 @@ class StorageFolding : public IRMutator {
 
     /** The folds of one Func: the user's, checked, then automatic ones. */
     std::map<size_t, int64_t> choose_folds(const Function &f, const Stmt &body) {
-        FindFolds finder(f.name(), count_accesses(body, f.name()));
+        FindFolds finder(f.name(), count_accesses(body, f.name()), f.updates().empty());
         body.accept(&finder);
         std::map<size_t, int64_t> folds;
         std::vector<bool> explicit_dim(f.args().size(), false);
@@ -207,7 +280,9 @@ class StorageFolding : public IRMutator {
                                            << ": the region of " << f.name()
                                            << " used in dimension " << sf.var
                                            << " does not move monotonically over a serial loop "
-                                              "inside its storage with a bounded extent, so its "
+                                              "inside its storage with a bounded extent (or it "
+                                              "does over an inner loop, but values flow across "
+                                              "the iterations of a loop around it), so its "
                                               "storage cannot be folded; store it inside a loop "
                                               "over "
                                            << sf.var << " (store_at) or remove fold_storage");

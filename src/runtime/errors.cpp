@@ -178,6 +178,16 @@ int loom_error_message(void *uc, const char *message) {
     return report(uc, loom_error_code_generic, "%s", or_unnamed(message));
 }
 
+int loom_error_split_too_small(void *uc, const char *func_name, const char *var_name,
+                               const char *tail_name, int32_t factor, int32_t extent) {
+    return report(uc, loom_error_code_buffer_too_small,
+                  "Func %s splits %s by %d with %s, which needs an extent of at least %d, but the "
+                  "extent of %s is %d; use TailStrategy::GuardWithIf for this split or a factor "
+                  "of at most %d",
+                  or_unnamed(func_name), or_unnamed(var_name), int(factor), or_unnamed(tail_name),
+                  int(factor), or_unnamed(var_name), int(extent), int(extent));
+}
+
 int loom_error_specialize_fail(void *uc, const char *message) {
     return report(uc, loom_error_code_specialize_fail,
                   "A schedule specialized with "
