@@ -7,20 +7,126 @@
 //   ->  intm(args, v) = identity
 //       intm(L[ry := v], v) = intm(...) op e(rx, v)     (over rx)
 //       f(args) = f(args) op intm(args, ry)             (over ry)
+//
+// Splits, fuses and renames of RVars made before rfactor become dimensions
+// of the RDom first (as in Halide), so `split(r.y, ro, ri, 64).rfactor(ro, v)`
+// gives one partial result per block of 64 rows: few, large parallel tasks
+// and a small intermediate.
 
 #include <algorithm>
 #include <map>
 
 #include "analysis/Associativity.h"
+#include "analysis/Simplify.h"
 #include "ir/Error.h"
 #include "ir/IR.h"
+#include "ir/IROperator.h"
 #include "ir/IRUtil.h"
 #include "ir/Substitute.h"
 #include "loom/Func.h"
+#include "loom/IROperator.h"
 
 namespace loom {
 
 using namespace Internal;
+
+namespace {
+
+/** An update's reduction domain with the RVar splits, fuses and renames of
+ * its schedule applied: the loops it has become, each a dimension of its own. */
+struct SplitDomain {
+    std::vector<ReductionVariable> vars; // innermost first, like RDom dimensions
+    // Each original RVar in terms of `vars` (Variables without a domain).
+    std::map<std::string, Expr> value_of;
+    // Tails of splits whose factor may not divide the extent.
+    std::vector<Expr> tail_predicates;
+};
+
+Expr rvar_ref(const std::string &name) {
+    return Variable::make(Int(32), name);
+}
+
+size_t find_rvar(const std::vector<ReductionVariable> &vars, const std::string &name) {
+    for (size_t i = 0; i < vars.size(); i++)
+        if (vars[i].var == name) return i;
+    return vars.size();
+}
+
+/** Replace `name` by `value` in what the domain has built so far. */
+void substitute_everywhere(SplitDomain &d, const std::string &name, const Expr &value) {
+    for (auto &kv : d.value_of) kv.second = substitute(name, value, kv.second);
+    for (Expr &p : d.tail_predicates) p = substitute(name, value, p);
+}
+
+SplitDomain apply_rvar_splits(const std::string &stage, const Definition &def) {
+    SplitDomain d;
+    d.vars = def.rvars;
+    for (const ReductionVariable &rv : def.rvars) d.value_of[rv.var] = rvar_ref(rv.var);
+    auto require = [&](const std::string &name, const char *what) {
+        size_t i = find_rvar(d.vars, name);
+        if (i == d.vars.size())
+            user_error("rfactor of " << stage << " comes after a " << what << " of the pure Var "
+                                     << name << "; only RVars may be split, fused or renamed "
+                                     << "before rfactor (schedule pure Vars afterwards)");
+        return i;
+    };
+    for (const Split &sp : def.schedule.splits) {
+        switch (sp.kind) {
+        case Split::SplitVar: {
+            size_t i = require(sp.old_var, "split");
+            ReductionVariable old = d.vars[i];
+            Expr factor = sp.factor;
+            Expr zero = make_zero(Int(32));
+            ReductionVariable inner{sp.inner, zero, factor};
+            ReductionVariable outer{sp.outer, zero, simplify((old.extent + factor - 1) / factor)};
+            Expr offset = rvar_ref(sp.outer) * factor + rvar_ref(sp.inner);
+            Expr value = offset + old.min;
+            if (!is_const_zero(simplify(old.extent % factor))) {
+                // The last block runs past the end: skip those iterations,
+                // and keep what they would read in bounds. likely() lets
+                // loop partitioning drop both tests from every full block.
+                d.tail_predicates.push_back(loom::likely(offset < old.extent));
+                value = min(loom::likely(offset), old.extent - 1) + old.min;
+            }
+            d.vars[i] = inner;
+            d.vars.insert(d.vars.begin() + long(i) + 1, outer);
+            substitute_everywhere(d, old.var, value);
+            break;
+        }
+        case Split::FuseVars: {
+            size_t i = require(sp.inner, "fuse"), o = require(sp.outer, "fuse");
+            ReductionVariable in = d.vars[i], out = d.vars[o];
+            Expr extent = max(in.extent, 1);
+            Expr fused = rvar_ref(sp.old_var);
+            d.vars[i] =
+                ReductionVariable{sp.old_var, make_zero(Int(32)), simplify(in.extent * out.extent)};
+            d.vars.erase(d.vars.begin() + long(o));
+            substitute_everywhere(d, in.var, fused % extent + in.min);
+            substitute_everywhere(d, out.var, fused / extent + out.min);
+            break;
+        }
+        case Split::RenameVar: {
+            size_t i = require(sp.old_var, "rename");
+            d.vars[i].var = sp.outer;
+            substitute_everywhere(d, sp.old_var, rvar_ref(sp.outer));
+            break;
+        }
+        }
+    }
+    return d;
+}
+
+/** The loop of `vars` that the user's name answers to ("ro" for "r$y.ro"). */
+const ReductionVariable *match_rvar(const std::vector<ReductionVariable> &vars,
+                                    const std::string &name) {
+    for (const ReductionVariable &rv : vars)
+        if (rv.var == name) return &rv;
+    for (const ReductionVariable &rv : vars)
+        if (var_name_match(rv.var, name)) return &rv;
+    return nullptr;
+}
+
+} // namespace
 
 Func Stage::rfactor(const RVar &r, const Var &v) {
     return rfactor(std::vector<std::pair<RVar, Var>>{{r, v}});
@@ -40,21 +146,20 @@ Func Stage::rfactor(std::vector<std::pair<RVar, Var>> preserved) {
         user_error("rfactor of " << stage << ": the update has no RDom, so there is nothing to "
                                  << "factor");
     if (preserved.empty()) user_error("rfactor of " << stage << " names no RVar to preserve");
-    if (!def.schedule.splits.empty()) {
-        user_error("rfactor of " << stage << " comes after split/fuse/rename of its loops; "
-                                 << "call rfactor first and schedule the results");
-    }
-    std::map<std::string, Expr> to_pure; // preserved RVar -> its new pure Var
-    std::vector<std::string> rvar_names;
-    for (const ReductionVariable &rv : def.rvars) rvar_names.push_back(rv.var);
+    SplitDomain domain = apply_rvar_splits(stage, def);
+
+    std::map<std::string, Expr> to_pure; // preserved RVar (loop name) -> its new pure Var
+    std::vector<std::string> preserved_names;
     for (const auto &[r, v] : preserved) {
-        if (std::find(rvar_names.begin(), rvar_names.end(), r.name()) == rvar_names.end()) {
+        const ReductionVariable *rv = match_rvar(domain.vars, r.name());
+        if (!rv) {
             std::string list;
-            for (const std::string &n : rvar_names) list += (list.empty() ? "" : ", ") + n;
+            for (const ReductionVariable &d : domain.vars)
+                list += (list.empty() ? "" : ", ") + d.var;
             user_error("rfactor of " << stage << " names RVar " << r.name()
                                      << ", which is not a dimension of its RDom (" << list << ")");
         }
-        if (to_pure.count(r.name()))
+        if (to_pure.count(rv->var))
             user_error("rfactor of " << stage << " names RVar " << r.name() << " twice");
         for (const std::string &a : f.args()) {
             if (a == v.name())
@@ -66,7 +171,8 @@ Func Stage::rfactor(std::vector<std::pair<RVar, Var>> preserved) {
             if (kv.second.as<Variable>()->name == v.name())
                 user_error("rfactor of " << stage << " maps two RVars to Var " << v.name());
         }
-        to_pure[r.name()] = Expr(v);
+        to_pure[rv->var] = Expr(v);
+        preserved_names.push_back(rv->var);
     }
 
     AssociativeOp op = find_associative_op(f.name(), def.args, def.values);
@@ -77,19 +183,26 @@ Func Stage::rfactor(std::vector<std::pair<RVar, Var>> preserved) {
 
     // The RVars the intermediate still reduces over, in a domain of their own.
     std::vector<ReductionVariable> kept_vars, merged_vars;
-    for (const ReductionVariable &rv : def.rvars)
+    for (const ReductionVariable &rv : domain.vars)
         (to_pure.count(rv.var) ? merged_vars : kept_vars).push_back(rv);
-    std::map<std::string, Expr> intm_subs = to_pure;
+    std::vector<Expr> predicates = def.predicates;
+    for (const Expr &p : domain.tail_predicates) predicates.push_back(p);
+    std::map<std::string, Expr> loop_subs = to_pure; // loops -> the intermediate's variables
     ReductionDomain kept;
     if (!kept_vars.empty()) {
         kept = ReductionDomain(kept_vars);
         for (const ReductionVariable &rv : kept_vars)
-            intm_subs[rv.var] = Variable::make(Int(32), rv.var, kept);
-        for (const Expr &p : def.predicates) kept.where(substitute(intm_subs, p));
-    } else if (!def.predicates.empty()) {
+            loop_subs[rv.var] = Variable::make(Int(32), rv.var, kept);
+    } else if (!predicates.empty()) {
         user_error("rfactor of " << stage << " preserves every RVar of an RDom with where() "
-                                 << "conditions; keep at least one RVar in the reduction");
+                                 << "conditions or a split whose factor may not divide its "
+                                 << "extent; keep at least one RVar in the reduction");
     }
+    // The original RVars in terms of the intermediate's variables.
+    std::map<std::string, Expr> intm_subs;
+    for (const auto &[name, value] : domain.value_of)
+        intm_subs[name] = substitute(loop_subs, value);
+    for (const Expr &p : predicates) kept.where(substitute(loop_subs, substitute(intm_subs, p)));
 
     std::vector<Expr> pure_args;
     for (const std::string &a : f.args()) pure_args.push_back(Variable::make(Int(32), a));
@@ -110,9 +223,9 @@ Func Stage::rfactor(std::vector<std::pair<RVar, Var>> preserved) {
     // The merge replaces the update: f(args) = f(args) op intm(args, preserved RVars).
     ReductionDomain merged(merged_vars);
     std::vector<Expr> partial_args = pure_args;
-    for (const auto &[r, v] : preserved) {
+    for (const std::string &name : preserved_names) {
         for (const ReductionVariable &rv : merged_vars)
-            if (rv.var == r.name()) partial_args.push_back(Variable::make(Int(32), rv.var, merged));
+            if (rv.var == name) partial_args.push_back(Variable::make(Int(32), rv.var, merged));
     }
     std::vector<Expr> old_f, partial;
     for (size_t i = 0; i < op.operands.size(); i++) {

@@ -9,6 +9,7 @@
 #include "lower/BoundsInference.h"
 #include "lower/CheckVectorExtents.h"
 #include "lower/FindEnvironment.h"
+#include "lower/GroupInvariantIndexTerms.h"
 #include "lower/InferArguments.h"
 #include "lower/InlineFunctions.h"
 #include "lower/LowerUtil.h"
@@ -77,6 +78,9 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
 
     s = simplify(s);
     log_pass("simplify", s);
+
+    s = group_invariant_index_terms(s);
+    log_pass("group_invariant_index_terms", s);
 
     s = common_subexpression_elimination(s);
     log_pass("common_subexpression_elimination", s);

@@ -115,3 +115,130 @@ TEST_CASE("rfactor of max, product-free tuple argmax and a where() RDom",
             if ((x + y) % 3 == 0) e += x;
     CHECK(Buffer<int>(cnt.realize())() == e);
 }
+
+namespace {
+
+std::vector<int> histogram_of(const Buffer<uint8_t> &im, int x0, int y0, int w, int h) {
+    std::vector<int> ref(256, 0);
+    for (int y = y0; y < y0 + h; y++)
+        for (int x = x0; x < x0 + w; x++) ref[im(x, y)]++;
+    return ref;
+}
+
+} // namespace
+
+TEST_CASE("rfactor over blocks of rows of a split RVar", "[correctness][reductions][rfactor]") {
+    // Halide's parallel histogram: split the rows into blocks, one partial
+    // histogram per block (computed in parallel), a vectorized merge. The
+    // block size divides neither the height nor, with an offset RDom, the range.
+    Buffer<uint8_t> im = noise(203, 67);
+    for (int block : {1, 8, 16, 67, 100}) {
+        for (int y0 : {0, 5}) {
+            int rows = 67 - y0;
+            Func hist("rf_block_hist");
+            Var i("i"), u("u");
+            RVar ro("ro"), ri("ri");
+            RDom r(0, 203, y0, rows);
+            hist(i) = 0;
+            hist(cast<int>(im(r.x, r.y))) += 1;
+            hist.update(0).split(r.y, ro, ri, block);
+            Func intm = hist.update(0).rfactor(ro, u);
+            intm.compute_root().vectorize(i, 8).update(0).parallel(u);
+            hist.update(0).vectorize(i, 8);
+            Buffer<int> out = hist.realize({256});
+            std::vector<int> ref = histogram_of(im, 0, y0, 203, rows);
+            int wrong = 0;
+            for (int b = 0; b < 256; b++) wrong += out(b) != ref[size_t(b)];
+            INFO("block " << block << " first row " << y0);
+            CHECK(wrong == 0);
+        }
+    }
+}
+
+TEST_CASE("rfactor over blocks of a histogram of an ImageParam",
+          "[correctness][reductions][rfactor]") {
+    // The image size is known only at run time, so the tail test stays.
+    ImageParam input(UInt(8), 2, "rf_param_in");
+    Func hist("rf_param_hist");
+    Var i("i"), u("u");
+    RVar ro("ro"), ri("ri");
+    RDom r(0, input.width(), 0, input.height());
+    hist(i) = 0;
+    hist(cast<int>(input(r.x, r.y))) += 1;
+    hist.update(0).split(r.y, ro, ri, 32);
+    Func intm = hist.update(0).rfactor(ro, u);
+    intm.compute_root().vectorize(i, 8).update(0).parallel(u);
+    hist.update(0).vectorize(i, 8);
+    for (auto [w, h] : {std::pair{77, 130}, std::pair{64, 64}, std::pair{5, 31}, std::pair{1, 1}}) {
+        Buffer<uint8_t> im = noise(w, h);
+        input.set(im);
+        Buffer<int> out = hist.realize({256});
+        std::vector<int> ref = histogram_of(im, 0, 0, w, h);
+        int wrong = 0;
+        for (int b = 0; b < 256; b++) wrong += out(b) != ref[size_t(b)];
+        INFO(w << "x" << h);
+        CHECK(wrong == 0);
+    }
+}
+
+TEST_CASE("rfactor after splitting, fusing and renaming RVars",
+          "[correctness][reductions][rfactor]") {
+    const int n = 1001;
+    Buffer<int> in(n);
+    for (int k = 0; k < n; k++) in(k) = (k * 37) % 101 - 50;
+    int ref = 0;
+    for (int k = 0; k < n; k++) ref += in(k);
+    Var u("u");
+    RVar ro("ro"), ri("ri");
+
+    SECTION("preserving the inner RVar: partial sums across lanes") {
+        Func total("rf_inner");
+        RDom r(0, n);
+        total() = 0;
+        total() += in(r);
+        total.update(0).split(r, ro, ri, 8);
+        Func intm = total.update(0).rfactor(ri, u);
+        intm.compute_root().vectorize(u, 8).update(0).vectorize(u, 8);
+        CHECK(Buffer<int>(total.realize())() == ref);
+    }
+    SECTION("a split of a split") {
+        Func total("rf_split_split");
+        RDom r(3, n - 3);
+        RVar rio("rio"), rii("rii");
+        total() = 0;
+        total() += in(r);
+        total.update(0).split(r, ro, ri, 100).split(ri, rio, rii, 7);
+        Func intm = total.update(0).rfactor({{ro, u}});
+        intm.compute_root().update(0).parallel(u);
+        int e = 0;
+        for (int k = 3; k < n; k++) e += in(k);
+        CHECK(Buffer<int>(total.realize())() == e);
+    }
+    SECTION("fused then split rows of an image") {
+        Buffer<uint8_t> im = noise(31, 29);
+        Func hist("rf_fused");
+        Var i("i");
+        RDom r(0, 31, 0, 29);
+        RVar f("f");
+        hist(i) = 0;
+        hist(cast<int>(im(r.x, r.y))) += 1;
+        hist.update(0).fuse(r.x, r.y, f).split(f, ro, ri, 100);
+        Func intm = hist.update(0).rfactor(ro, u);
+        intm.compute_root().update(0).parallel(u);
+        Buffer<int> out = hist.realize({256});
+        std::vector<int> e = histogram_of(im, 0, 0, 31, 29);
+        int wrong = 0;
+        for (int b = 0; b < 256; b++) wrong += out(b) != e[size_t(b)];
+        CHECK(wrong == 0);
+    }
+    SECTION("renamed") {
+        Func total("rf_renamed");
+        RDom r(0, n);
+        RVar k("k");
+        total() = 0;
+        total() += in(r);
+        total.update(0).rename(r, k);
+        total.update(0).rfactor(k, u).compute_root().update(0).parallel(u);
+        CHECK(Buffer<int>(total.realize())() == ref);
+    }
+}
