@@ -4,7 +4,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-packages=(cmake ninja-build g++ ccache pkg-config llvm-19-dev catch2 libpng-dev zlib1g-dev)
+# LOOM_EXTRA_PACKAGES adds packages for optional parts (scripts/bench.sh).
+packages=(cmake ninja-build g++ ccache pkg-config llvm-19-dev catch2 libpng-dev zlib1g-dev
+  ${LOOM_EXTRA_PACKAGES:-})
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

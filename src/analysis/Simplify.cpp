@@ -25,6 +25,18 @@ bool is_const_or_var(const Expr &e) {
            (e.as<Broadcast>() && IRMatch::is_scalar_constant(e.as<Broadcast>()->value));
 }
 
+// A let worth substituting into its body: a constant, a variable, or a
+// variable plus a constant (an unrolled vector's `x.base = x.min + 16`).
+// Substituted, the constant moves to the outside of the index expressions
+// that use it, so the loads of one row share one address computation plus
+// immediate offsets instead of one pointer each.
+bool is_substitutable(const Expr &e) {
+    if (is_const_or_var(e)) return true;
+    auto *add = e.as<Add>();
+    return add && e.type().is_int() && e.type().is_scalar() && add->a.as<Variable>() &&
+           IRMatch::is_scalar_constant(add->b);
+}
+
 } // namespace
 
 Simplifier::Simplifier(const Scope<Interval> &given) {
@@ -48,7 +60,7 @@ Expr Simplifier::resimplify(const Expr &e) {
 
 Expr Simplifier::visit(const Let *op) {
     Expr value = mutate(op->value);
-    if (is_const_or_var(value)) return mutate(substitute(op->name, value, op->body));
+    if (is_substitutable(value)) return mutate(substitute(op->name, value, op->body));
     Expr body;
     {
         ScopedBinding<ConstBounds> bind(var_bounds, op->name, const_bounds(value));
@@ -86,7 +98,7 @@ int prove_with_bounds(const Expr &cond, const Scope<Interval> &scope) {
 
 Stmt Simplifier::visit(const LetStmt *op) {
     Expr value = mutate(op->value);
-    if (is_const_or_var(value)) return mutate(substitute(op->name, value, op->body));
+    if (is_substitutable(value)) return mutate(substitute(op->name, value, op->body));
     Stmt body;
     {
         bool shadows = let_values.contains(op->name);

@@ -1,13 +1,18 @@
-// perf_reductions: reduction benchmarks: a float matrix multiply (992x992,
-// Halide's schedule) and a 256-bin histogram of a 4096x4096 uint8 image
-// (serial, and rfactor with parallel rows). Prints the median run time of N
-// runs (default 10, argv[1]) and the JIT compile time. Built with
-// LOOM_WITH_HALIDE, the same pipelines also run on Halide 14 in this process
-// (runs alternate) and Loom/Halide ratios are printed. Each output is
-// checked against plain C++; exit code 1 on a wrong output. Asserts nothing
-// about time.
+// perf_reductions: reduction benchmarks: a float matrix multiply (992x992;
+// Halide's schedule and a schedule tuned for Loom on an AVX-512 CPU) and a
+// 256-bin histogram of a 4096x4096 uint8 image (serial, and rfactor over
+// blocks of rows in parallel). Prints the median and minimum run time of N
+// runs (default 10, argv[1]), GFLOP/s for matmul, and the JIT compile time.
+// Built with LOOM_WITH_HALIDE, the same pipelines also run on Halide 14 in
+// this process and Loom/Halide ratios are printed; built with
+// LOOM_WITH_OPENBLAS, OpenBLAS's cblas_sgemm (as many threads as Loom's pool)
+// runs beside the matmuls and Loom/OpenBLAS GFLOP/s ratios are printed. Runs
+// of the sides compared alternate. Each output is checked against plain C++;
+// exit code 1 on a wrong output. Asserts nothing about time.
 
 #include <Loom.h>
+
+#include "bench_util.h"
 
 #include <algorithm>
 #include <chrono>
@@ -24,6 +29,12 @@ namespace L = loom;
 #include "reductions_pipelines.inc"
 } // namespace loom_side
 
+#ifdef LOOM_WITH_OPENBLAS
+#include <cblas.h>
+
+#include "runtime/RuntimeFunctions.h" // loom_get_num_threads
+#endif
+
 #ifdef LOOM_WITH_HALIDE
 #include <Halide.h>
 namespace halide_side {
@@ -34,50 +45,41 @@ namespace L = Halide;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using bench::Clock;
+using bench::median;
+using bench::ms_since;
+using bench::Side;
+using bench::time_runs;
 
-double ms_since(Clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-struct Side {
-    std::string name;
-    bool ok = false;
-    double compile_ms = 0;
-    std::function<void()> run;
-    std::vector<double> times;
-};
-
-void time_runs(std::vector<Side *> sides, int runs) {
-    for (int i = 0; i < runs; i++)
-        for (Side *s : sides) {
-            if (!s->ok) continue;
-            auto t0 = Clock::now();
-            s->run();
-            s->times.push_back(ms_since(t0));
-        }
-}
-
-void report(const char *what, const std::vector<Side *> &sides) {
+// Prints each side's median and minimum run time; with `flops` (the work of
+// one run) also GFLOP/s from the median. Ratios: Loom/Halide run time, and
+// for a flop count Loom/OpenBLAS GFLOP/s (1.0 = as fast as OpenBLAS).
+void report(const char *what, const std::vector<Side *> &sides, double flops = 0) {
     std::printf("%s\n", what);
+    const Side *loom = nullptr, *halide = nullptr, *blas = nullptr;
     for (Side *s : sides) {
         if (!s->ok) {
-            std::printf("  %-7s FAILED\n", s->name.c_str());
+            std::printf("  %-8s FAILED%s%s\n", s->name.c_str(), s->error.empty() ? "" : ": ",
+                        s->error.c_str());
             continue;
         }
-        std::printf("  %-7s run: median %9.3f ms (min %9.3f)   jit compile: %7.1f ms\n",
-                    s->name.c_str(), median(s->times),
-                    *std::min_element(s->times.begin(), s->times.end()), s->compile_ms);
+        if (s->name == "loom") loom = s;
+        if (s->name == "halide") halide = s;
+        if (s->name == "openblas") blas = s;
+        std::printf("  %-8s run: median %9.3f ms (min %9.3f)", s->name.c_str(), s->median_ms(),
+                    s->min_ms());
+        if (flops > 0)
+            std::printf("  %6.1f GFLOP/s (best %6.1f)", flops / s->median_ms() * 1e-6,
+                        flops / s->min_ms() * 1e-6);
+        if (s->compile_ms > 0) std::printf("   jit compile: %7.1f ms", s->compile_ms);
+        std::printf("\n");
     }
-    if (sides.size() == 2 && sides[0]->ok && sides[1]->ok)
-        std::printf("  loom/halide: run time %.2fx\n",
-                    median(sides[0]->times) / median(sides[1]->times));
+    if (loom && halide)
+        std::printf("  loom/halide: run time %.2fx (min %.2fx)\n",
+                    loom->median_ms() / halide->median_ms(), loom->min_ms() / halide->min_ms());
+    if (loom && blas && flops > 0)
+        std::printf("  loom/openblas: GFLOP/s %.2fx (best %.2fx)\n",
+                    blas->median_ms() / loom->median_ms(), blas->min_ms() / loom->min_ms());
 }
 
 constexpr int N = 992, W = 4096, H = 4096;
@@ -111,14 +113,33 @@ bool check_histogram(const std::function<int(int)> &out) {
     return true;
 }
 
-/** Sets up one side (Loom or Halide): the three benchmarks. */
-template <typename Buf32f, typename Buf8, typename Buf32i, typename MM, typename Hist>
+/** Sets up one side (Loom or Halide): the benchmarks. */
+template <typename Buf32f, typename Buf8, typename Buf32i, typename MM, typename MMTuned,
+          typename Hist>
 struct Bench {
-    Side matmul, hist_serial, hist_rfactor;
+    Side matmul, matmul_tuned, hist_serial, hist_rfactor;
     bool correct = true;
 
+    // Compiles a matmul pipeline, checks one output and prepares its runs.
+    // The runs realize the same Func object that was compiled: a fresh copy
+    // from output() has no compiled pipeline yet and would JIT again.
+    template <typename P> void set_up_matmul(Side &s, const Buf32f &a, const Buf32f &b) {
+        auto p = std::make_shared<P>();
+        p->A.set(a);
+        p->B.set(b);
+        auto f = p->output();
+        auto t0 = Clock::now();
+        f.compile_jit();
+        s.compile_ms = ms_since(t0);
+        auto out = std::make_shared<Buf32f>(N, N);
+        f.realize(*out);
+        correct = check_matmul([&](int x, int y) { return (*out)(x, y); }) && correct;
+        s.run = [p, f, out]() mutable { f.realize(*out); };
+        s.ok = true;
+    }
+
     explicit Bench(const std::string &who) {
-        matmul.name = hist_serial.name = hist_rfactor.name = who;
+        matmul.name = matmul_tuned.name = hist_serial.name = hist_rfactor.name = who;
         Buf32f a(N, N), b(N, N);
         for (int y = 0; y < N; y++)
             for (int x = 0; x < N; x++) {
@@ -129,34 +150,44 @@ struct Bench {
         for (int y = 0; y < H; y++)
             for (int x = 0; x < W; x++) im(x, y) = image_data[size_t(y * W + x)];
 
-        {
-            auto p = std::make_shared<MM>();
-            p->A.set(a);
-            p->B.set(b);
-            auto t0 = Clock::now();
-            p->output().compile_jit();
-            matmul.compile_ms = ms_since(t0);
-            auto out = std::make_shared<Buf32f>(N, N);
-            p->output().realize(*out);
-            correct = correct && check_matmul([&](int x, int y) { return (*out)(x, y); });
-            matmul.run = [p, out] { p->output().realize(*out); };
-            matmul.ok = true;
-        }
+        set_up_matmul<MM>(matmul, a, b);
+        set_up_matmul<MMTuned>(matmul_tuned, a, b);
         for (int factored = 0; factored < 2; factored++) {
             Side &s = factored ? hist_rfactor : hist_serial;
             auto p = std::make_shared<Hist>(factored != 0);
             p->input.set(im);
+            auto f = p->output(); // compiled and run as one object (see set_up_matmul)
             auto t0 = Clock::now();
-            p->output().compile_jit();
+            f.compile_jit();
             s.compile_ms = ms_since(t0);
             auto out = std::make_shared<Buf32i>(256);
-            p->output().realize(*out);
+            f.realize(*out);
             correct = correct && check_histogram([&](int i) { return (*out)(i); });
-            s.run = [p, out] { p->output().realize(*out); };
+            s.run = [p, f, out]() mutable { f.realize(*out); };
             s.ok = true;
         }
     }
 };
+
+#ifdef LOOM_WITH_OPENBLAS
+// cblas_sgemm on the same matrices (row-major, so A(k, y) is a_data[y * N + k]),
+// with as many threads as Loom's pool.
+Side openblas_matmul() {
+    Side s;
+    s.name = "openblas";
+    openblas_set_num_threads(loom_get_num_threads());
+    auto out = std::make_shared<std::vector<float>>(size_t(N) * N);
+    auto run = [out] {
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, N, N, 1.0f, a_data.data(), N,
+                    b_data.data(), N, 0.0f, out->data(), N);
+    };
+    run();
+    s.ok = check_matmul([&](int x, int y) { return (*out)[size_t(y) * N + size_t(x)]; });
+    if (!s.ok) s.error = "wrong output";
+    s.run = run;
+    return s;
+}
+#endif
 
 } // namespace
 
@@ -171,25 +202,38 @@ int main(int argc, char **argv) {
     for (uint8_t &v : image_data) v = uint8_t(rng() >> 24);
 
     Bench<loom::Buffer<float>, loom::Buffer<uint8_t>, loom::Buffer<int>, loom_side::MatMul,
-          loom_side::Histogram>
+          loom_side::MatMulTuned, loom_side::Histogram>
         lb("loom");
     bool correct = lb.correct;
 #ifdef LOOM_WITH_HALIDE
     Bench<Halide::Buffer<float>, Halide::Buffer<uint8_t>, Halide::Buffer<int>, halide_side::MatMul,
-          halide_side::Histogram>
+          halide_side::MatMulTuned, halide_side::Histogram>
         hb("halide");
     correct = correct && hb.correct;
-    std::vector<Side *> mm{&lb.matmul, &hb.matmul}, hs{&lb.hist_serial, &hb.hist_serial},
-        hr{&lb.hist_rfactor, &hb.hist_rfactor};
+    std::vector<Side *> mm{&lb.matmul, &hb.matmul}, mt{&lb.matmul_tuned, &hb.matmul_tuned},
+        hs{&lb.hist_serial, &hb.hist_serial}, hr{&lb.hist_rfactor, &hb.hist_rfactor};
 #else
-    std::vector<Side *> mm{&lb.matmul}, hs{&lb.hist_serial}, hr{&lb.hist_rfactor};
+    std::vector<Side *> mm{&lb.matmul}, mt{&lb.matmul_tuned}, hs{&lb.hist_serial},
+        hr{&lb.hist_rfactor};
 #endif
-    time_runs(mm, runs);
+#ifdef LOOM_WITH_OPENBLAS
+    Side blas = openblas_matmul();
+    correct = correct && blas.ok;
+    mm.push_back(&blas);
+    mt.push_back(&blas);
+#endif
+    // All matmul sides alternate in one loop (OpenBLAS once, shown in both tables).
+    std::vector<Side *> all_mm = mm;
+    for (Side *s : mt)
+        if (std::find(all_mm.begin(), all_mm.end(), s) == all_mm.end()) all_mm.push_back(s);
+    time_runs(all_mm, runs);
     time_runs(hs, runs);
     time_runs(hr, runs);
-    report("matmul: float 992x992, Halide's schedule", mm);
+    const double mm_flops = 2.0 * N * N * N;
+    report("matmul: float 992x992, Halide's schedule", mm, mm_flops);
+    report("matmul: float 992x992, Loom-tuned schedule (MatMulTuned)", mt, mm_flops);
     report("histogram: 256 bins of uint8 4096x4096, serial", hs);
-    report("histogram: 256 bins of uint8 4096x4096, rfactor over rows, parallel", hr);
+    report("histogram: 256 bins of uint8 4096x4096, rfactor over blocks of 64 rows, parallel", hr);
     if (!correct) std::printf("WRONG OUTPUT\n");
     return correct ? 0 : 1;
 }

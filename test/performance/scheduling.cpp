@@ -10,6 +10,8 @@
 
 #include <Loom.h>
 
+#include "bench_util.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -39,46 +41,17 @@ namespace L = Halide;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
-// Thread CPU time beside wall time: on a loaded machine it still shows what
-// the compile itself costs (the JIT compiles on the calling thread).
-double thread_cpu_ms() {
-    timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-// Process CPU time (all threads): on a loaded machine the wall time of a
-// parallel run depends on what else runs; the work done does not.
-double process_cpu_ms() {
-    timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
-}
-
-struct Result {
-    bool ok = false;
-    double run_ms = 0, run_min_ms = 0, run_cpu_ms = 0, compile_ms = 0, compile_cpu_ms = 0;
-    std::string error;
-    std::function<void()> run; // one realization of the compiled pipeline
-    std::vector<double> times, cpu_times;
-};
+using bench::Clock;
+using bench::median;
+using bench::ms_since;
+using bench::Side;
+using bench::thread_cpu_ms;
+using bench::time_runs;
 
 // Compile time: median over 3 fresh pipelines (fresh Funcs, nothing cached).
 // Then one more pipeline is compiled and run once (warm-up); time_runs() times it.
-template <typename Pipe, typename In, typename Out> Result prepare(In in, Out out) {
-    Result r;
+template <typename Pipe, typename In, typename Out> Side prepare(In in, Out out) {
+    Side r;
     try {
         std::vector<double> compiles, cpu;
         for (int i = 0; i < 3; i++) {
@@ -107,32 +80,6 @@ template <typename Pipe, typename In, typename Out> Result prepare(In in, Out ou
     return r;
 }
 
-// Runs the sides in turn, `runs` times each, so that both see the same
-// machine load; records the median wall and process CPU time of each.
-void time_runs(const std::vector<Result *> &sides, int runs) {
-    for (int i = 0; i < runs; i++) {
-        for (Result *r : sides) {
-            if (!r->ok) continue;
-            try {
-                double c0 = process_cpu_ms();
-                auto t0 = Clock::now();
-                r->run();
-                r->times.push_back(ms_since(t0));
-                r->cpu_times.push_back(process_cpu_ms() - c0);
-            } catch (const std::exception &e) {
-                r->ok = false;
-                r->error = e.what();
-            }
-        }
-    }
-    for (Result *r : sides) {
-        if (!r->ok) continue;
-        r->run_ms = median(r->times);
-        r->run_min_ms = *std::min_element(r->times.begin(), r->times.end());
-        r->run_cpu_ms = median(r->cpu_times);
-    }
-}
-
 double memcpy_ms(const void *src, size_t bytes, int runs) {
     std::vector<uint8_t> dst(bytes);
     std::memcpy(dst.data(), src, bytes); // fault the pages in first
@@ -147,23 +94,23 @@ double memcpy_ms(const void *src, size_t bytes, int runs) {
     return median(times);
 }
 
-void print_result(const char *who, const Result &r, const std::string &check) {
+void print_result(const char *who, const Side &r, const std::string &check) {
     if (!r.ok) {
         std::printf("  %-7s FAILED: %s\n", who, r.error.c_str());
         return;
     }
     std::printf("  %-7s run: median %8.3f ms (min %8.3f, cpu %8.3f)   jit compile: %7.1f ms "
                 "(cpu %7.1f ms)   %s\n",
-                who, r.run_ms, r.run_min_ms, r.run_cpu_ms, r.compile_ms, r.compile_cpu_ms,
+                who, r.median_ms(), r.min_ms(), r.median_cpu_ms(), r.compile_ms, r.compile_cpu_ms,
                 check.c_str());
 }
 
 #ifdef LOOM_WITH_HALIDE
-void print_ratio(const Result &a, const Result &b) {
+void print_ratio(const Side &a, const Side &b) {
     if (!a.ok || !b.ok) return;
     std::printf("  loom/halide: run time %.2fx (cpu %.2fx), compile time %.2fx (cpu %.2fx)\n",
-                a.run_ms / b.run_ms, a.run_cpu_ms / b.run_cpu_ms, a.compile_ms / b.compile_ms,
-                a.compile_cpu_ms / b.compile_cpu_ms);
+                a.median_ms() / b.median_ms(), a.median_cpu_ms() / b.median_cpu_ms(),
+                a.compile_ms / b.compile_ms, a.compile_cpu_ms / b.compile_cpu_ms);
 }
 #endif
 
@@ -201,11 +148,11 @@ void run_blur(int runs) {
                 memcpy_ms(in.data(), size_t(w) * h * 2, runs));
 
     std::vector<uint16_t> out_l(size_t(w) * size_t(h));
-    Result rl = prepare<loom_side::BlurPipeline>(loom::Buffer<uint16_t>(in.data(), {w + 2, h + 2}),
-                                                 loom::Buffer<uint16_t>(out_l.data(), {w, h}));
+    Side rl = prepare<loom_side::BlurPipeline>(loom::Buffer<uint16_t>(in.data(), {w + 2, h + 2}),
+                                               loom::Buffer<uint16_t>(out_l.data(), {w, h}));
 #ifdef LOOM_WITH_HALIDE
     std::vector<uint16_t> out_h(size_t(w) * size_t(h));
-    Result rh =
+    Side rh =
         prepare<halide_side::BlurPipeline>(Halide::Buffer<uint16_t>(in.data(), {w + 2, h + 2}),
                                            Halide::Buffer<uint16_t>(out_h.data(), {w, h}));
     time_runs({&rl, &rh}, runs);
@@ -271,13 +218,12 @@ void run_unsharp(int runs) {
                 memcpy_ms(in.data(), bytes, runs));
 
     std::vector<float> out_l(in.size());
-    Result rl = prepare<loom_side::UnsharpPipeline>(loom::Buffer<float>(in.data(), {w, h, 3}),
-                                                    loom::Buffer<float>(out_l.data(), {w, h, 3}));
+    Side rl = prepare<loom_side::UnsharpPipeline>(loom::Buffer<float>(in.data(), {w, h, 3}),
+                                                  loom::Buffer<float>(out_l.data(), {w, h, 3}));
 #ifdef LOOM_WITH_HALIDE
     std::vector<float> out_h(in.size());
-    Result rh =
-        prepare<halide_side::UnsharpPipeline>(Halide::Buffer<float>(in.data(), {w, h, 3}),
-                                              Halide::Buffer<float>(out_h.data(), {w, h, 3}));
+    Side rh = prepare<halide_side::UnsharpPipeline>(Halide::Buffer<float>(in.data(), {w, h, 3}),
+                                                    Halide::Buffer<float>(out_h.data(), {w, h, 3}));
     time_runs({&rl, &rh}, runs);
 #else
     time_runs({&rl}, runs);

@@ -1,0 +1,88 @@
+// Timing helpers shared by the perf_* programs: clocks, medians, and one
+// benchmarked "side" (a Loom, Halide or library implementation of the same
+// computation) whose runs alternate with the other sides' runs so that all of
+// them see the same machine load.
+
+#ifndef LOOM_TEST_PERFORMANCE_BENCH_UTIL_H
+#define LOOM_TEST_PERFORMANCE_BENCH_UTIL_H
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <exception>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+using Clock = std::chrono::steady_clock;
+
+inline double ms_since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// Thread CPU time beside wall time: on a loaded machine it still shows what
+// a compile itself costs (the JIT compiles on the calling thread).
+inline double thread_cpu_ms() {
+    timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
+}
+
+// Process CPU time (all threads): on a loaded machine the wall time of a
+// parallel run depends on what else runs; the work done does not.
+inline double process_cpu_ms() {
+    timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
+}
+
+inline double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+inline double minimum(const std::vector<double> &v) {
+    return v.empty() ? 0 : *std::min_element(v.begin(), v.end());
+}
+
+/** One implementation under test: set up (compiled, checked) once, then run
+ *  by time_runs(). A side whose set-up or run threw is not ok and says why. */
+struct Side {
+    std::string name;
+    bool ok = false;
+    std::string error;
+    double compile_ms = 0, compile_cpu_ms = 0;
+    std::function<void()> run;            // one run of the prepared computation
+    std::vector<double> times, cpu_times; // wall and process CPU ms per run
+
+    double median_ms() const { return median(times); }
+    double min_ms() const { return minimum(times); }
+    double median_cpu_ms() const { return median(cpu_times); }
+};
+
+/** Runs the ok sides in turn, `runs` times each (side 1, side 2, ..., side 1,
+ *  ...), recording wall and process CPU time; a side that throws stops. */
+inline void time_runs(const std::vector<Side *> &sides, int runs) {
+    for (int i = 0; i < runs; i++)
+        for (Side *s : sides) {
+            if (!s->ok) continue;
+            try {
+                double c0 = process_cpu_ms();
+                auto t0 = Clock::now();
+                s->run();
+                s->times.push_back(ms_since(t0));
+                s->cpu_times.push_back(process_cpu_ms() - c0);
+            } catch (const std::exception &e) {
+                s->ok = false;
+                s->error = e.what();
+            }
+        }
+}
+
+} // namespace bench
+
+#endif
