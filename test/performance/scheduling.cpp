@@ -105,14 +105,31 @@ void print_result(const char *who, const Side &r, const std::string &check) {
                 check.c_str());
 }
 
-#ifdef LOOM_WITH_HALIDE
 void print_ratio(const Side &a, const Side &b) {
     if (!a.ok || !b.ok) return;
     std::printf("  loom/halide: run time %.2fx (cpu %.2fx), compile time %.2fx (cpu %.2fx)\n",
                 a.median_ms() / b.median_ms(), a.median_cpu_ms() / b.median_cpu_ms(),
                 a.compile_ms / b.compile_ms, a.compile_cpu_ms / b.compile_cpu_ms);
 }
-#endif
+
+// Times the sides (runs alternate), then checks each side's output right
+// after a run of its own (the sides share the output memory) and prints the
+// results. halide is null when Halide is not built in.
+void time_check_report(Side &ours, Side *halide, int runs,
+                       const std::function<std::string()> &check_output) {
+    std::vector<Side *> sides{&ours};
+    if (halide) sides.push_back(halide);
+    time_runs(sides, runs);
+    auto checked = [&](Side &side) {
+        if (!side.ok) return std::string();
+        side.run();
+        return check_output();
+    };
+    print_result("loom", ours, checked(ours));
+    if (!halide) return;
+    print_result("halide", *halide, checked(*halide));
+    print_ratio(ours, *halide);
+}
 
 int failures = 0;
 
@@ -154,23 +171,14 @@ void run_blur(int runs) {
     std::vector<uint16_t> out(size_t(w) * size_t(h));
     Side rl = prepare<loom_side::BlurPipeline>(loom::Buffer<uint16_t>(in.data(), {w + 2, h + 2}),
                                                loom::Buffer<uint16_t>(out.data(), {w, h}));
+    Side *rh = nullptr;
 #ifdef LOOM_WITH_HALIDE
-    Side rh =
+    Side halide =
         prepare<halide_side::BlurPipeline>(Halide::Buffer<uint16_t>(in.data(), {w + 2, h + 2}),
                                            Halide::Buffer<uint16_t>(out.data(), {w, h}));
-    time_runs({&rl, &rh}, runs);
-#else
-    time_runs({&rl}, runs);
+    rh = &halide;
 #endif
-    auto check = [&](Side &side) {
-        side.run();
-        return check_blur(in, out, w, h);
-    };
-    print_result("loom", rl, rl.ok ? check(rl) : "");
-#ifdef LOOM_WITH_HALIDE
-    print_result("halide", rh, rh.ok ? check(rh) : "");
-    print_ratio(rl, rh);
-#endif
+    time_check_report(rl, rh, runs, [&] { return check_blur(in, out, w, h); });
 }
 
 // -------------------------------------------------------------- unsharp
@@ -227,22 +235,13 @@ void run_unsharp(int runs) {
     std::vector<float> out(in.size()); // shared by both sides, as in run_blur
     Side rl = prepare<loom_side::UnsharpPipeline>(loom::Buffer<float>(in.data(), {w, h, 3}),
                                                   loom::Buffer<float>(out.data(), {w, h, 3}));
+    Side *rh = nullptr;
 #ifdef LOOM_WITH_HALIDE
-    Side rh = prepare<halide_side::UnsharpPipeline>(Halide::Buffer<float>(in.data(), {w, h, 3}),
-                                                    Halide::Buffer<float>(out.data(), {w, h, 3}));
-    time_runs({&rl, &rh}, runs);
-#else
-    time_runs({&rl}, runs);
+    Side halide = prepare<halide_side::UnsharpPipeline>(
+        Halide::Buffer<float>(in.data(), {w, h, 3}), Halide::Buffer<float>(out.data(), {w, h, 3}));
+    rh = &halide;
 #endif
-    auto check = [&](Side &side) {
-        side.run();
-        return check_unsharp(in, out, w, h);
-    };
-    print_result("loom", rl, rl.ok ? check(rl) : "");
-#ifdef LOOM_WITH_HALIDE
-    print_result("halide", rh, rh.ok ? check(rh) : "");
-    print_ratio(rl, rh);
-#endif
+    time_check_report(rl, rh, runs, [&] { return check_unsharp(in, out, w, h); });
 }
 
 } // namespace
