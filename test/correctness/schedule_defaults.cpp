@@ -28,7 +28,8 @@ std::string lowered_text(Func f, const std::vector<Argument> &args, const std::s
 }
 
 /** The text of the production of `func` in a lowered statement, with the
- * generated names of Buffers and RDoms made the same in every pipeline. */
+ * generated names of Buffers, RDoms and partitioned loops made the same in
+ * every pipeline. */
 std::string production(const std::string &stmt, const std::string &func) {
     size_t begin = stmt.find("produce " + func);
     size_t end = stmt.find("consume " + func, begin);
@@ -36,6 +37,7 @@ std::string production(const std::string &stmt, const std::string &func) {
     std::string text =
         stmt.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
     text = std::regex_replace(text, std::regex("r_[0-9]+\\$"), "r$$");
+    text = std::regex_replace(text, std::regex("_[0-9]+\\."), "_N.");
     return std::regex_replace(text, std::regex("\\bb[0-9]+\\b"), "buf");
 }
 

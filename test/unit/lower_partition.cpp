@@ -201,6 +201,42 @@ TEST_CASE("partition_loops sees through the min of a ShiftInwards split", "[part
     }
 }
 
+TEST_CASE("partition_loops moves a ShiftInwards clamp out of an innermost loop only",
+          "[partition]") {
+    // A vectorized ShiftInwards split leaves, per vector:
+    // for xo in [0, (n + 15) / 16): out[min(xo * 16, n - 16) + a] = xo
+    // Innermost in the schedule, its steady state must step without the min.
+    Expr xo = v("xo"), a = v("a"), n = v("n");
+    Expr base = Add::make(Min::make(Mul::make(xo, 16), Sub::make(n, 16)), a);
+    Expr extent = Div::make(Add::make(n, 15), 16);
+    Stmt loop =
+        For::make("xo", 0, extent, ForType::Serial, DeviceAPI::None, store("out", xo, base));
+    Stmt parted = partition_loops(loop);
+    INFO(parted);
+    CHECK(clean_loops(parted, "xo") == 1);
+    for (int av : {-3, 0, 5}) {
+        for (int nv : {16, 17, 31, 32, 100}) {
+            StmtRunner ref, got;
+            for (StmtRunner *r : {&ref, &got}) {
+                r->interp.set("a", ScalarValue::make_int(Int(32), av));
+                r->interp.set("n", ScalarValue::make_int(Int(32), nv));
+            }
+            ref.run(loop);
+            got.run(parted);
+            INFO("a " << av << " n " << nv);
+            CHECK(ref.stores == got.stores);
+            CHECK(ref.iterations == got.iterations);
+        }
+    }
+    // A loop that produces another Func inside (say a sliding window reduced
+    // to straight-line code) was not innermost in the schedule: left alone.
+    Stmt with_producer =
+        For::make("xo", 0, extent, ForType::Serial, DeviceAPI::None,
+                  Block::make(ProducerConsumer::make_produce("f", store("f", xo, xo)),
+                              store("out", xo, base)));
+    CHECK(find_nodes<For>(partition_loops(with_producer)).size() == 1);
+}
+
 TEST_CASE("partition_loops leaves loops without usable hints alone", "[partition]") {
     // A hint that does not depend on the loop, and one that is not linear.
     Expr x = v("x"), w = v("w");
