@@ -11,6 +11,7 @@
 #include <ctime>
 #include <exception>
 #include <functional>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -65,11 +66,15 @@ struct Side {
 };
 
 /** Runs the ok sides in turn, `runs` times each (side 1, side 2, ..., side 1,
- *  ...), recording wall and process CPU time; a side that throws stops. */
+ *  ...), recording wall and process CPU time; a side that throws stops. Each
+ *  run starts after a short pause: a thread pool that spins after its job
+ *  (Halide's, OpenBLAS's) would otherwise still hold cores while the next
+ *  side runs, and its CPU time would be counted there. */
 inline void time_runs(const std::vector<Side *> &sides, int runs) {
     for (int i = 0; i < runs; i++)
         for (Side *s : sides) {
             if (!s->ok) continue;
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
             try {
                 double c0 = process_cpu_ms();
                 auto t0 = Clock::now();
