@@ -11,8 +11,8 @@
 #include <ctime>
 #include <exception>
 #include <functional>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace bench {

@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <map>
+#include <string>
 
 #include "Loom.h"
 #include "common/IRInterpreter.h"
@@ -81,6 +82,24 @@ int clean_loops(const Stmt &s, const std::string &name) {
     return n;
 }
 
+/** Runs a loop and its partitioned form with the given values of their free
+ * variables: both must store the same values and run as many iterations. */
+void check_same_stores(const Stmt &loop, const Stmt &parted,
+                       const std::map<std::string, int> &values) {
+    StmtRunner ref, got;
+    std::string where;
+    for (const auto &[name, value] : values) {
+        for (StmtRunner *r : {&ref, &got})
+            r->interp.set(name, ScalarValue::make_int(Int(32), value));
+        where += name + " " + std::to_string(value) + " ";
+    }
+    ref.run(loop);
+    got.run(parted);
+    INFO(where);
+    CHECK(ref.stores == got.stores);
+    CHECK(ref.iterations == got.iterations);
+}
+
 } // namespace
 
 TEST_CASE("partition_loops removes clamps from the steady state and keeps every value",
@@ -100,17 +119,7 @@ TEST_CASE("partition_loops removes clamps from the steady state and keeps every 
     for (int av : {-5, 0, 1, 3}) {
         for (int nv : {0, 1, 2, 5, 20}) {
             for (int wv : {0, 1, 2, 4, 30}) {
-                StmtRunner ref, got;
-                for (StmtRunner *r : {&ref, &got}) {
-                    r->interp.set("a", ScalarValue::make_int(Int(32), av));
-                    r->interp.set("n", ScalarValue::make_int(Int(32), nv));
-                    r->interp.set("w", ScalarValue::make_int(Int(32), wv));
-                }
-                ref.run(loop);
-                got.run(parted);
-                INFO("a " << av << " n " << nv << " w " << wv);
-                CHECK(ref.stores == got.stores);
-                CHECK(ref.iterations == got.iterations);
+                check_same_stores(loop, parted, {{"a", av}, {"n", nv}, {"w", wv}});
             }
         }
     }
@@ -185,17 +194,7 @@ TEST_CASE("partition_loops sees through the min of a ShiftInwards split", "[part
     for (int av : {-3, 0, 2}) {
         for (int nv : {8, 9, 15, 16, 41}) {
             for (int wv : {0, 3, 8, 20, 60}) {
-                StmtRunner ref, got;
-                for (StmtRunner *r : {&ref, &got}) {
-                    r->interp.set("a", ScalarValue::make_int(Int(32), av));
-                    r->interp.set("n", ScalarValue::make_int(Int(32), nv));
-                    r->interp.set("w", ScalarValue::make_int(Int(32), wv));
-                }
-                ref.run(loop);
-                got.run(parted);
-                INFO("a " << av << " n " << nv << " w " << wv);
-                CHECK(ref.stores == got.stores);
-                CHECK(ref.iterations == got.iterations);
+                check_same_stores(loop, parted, {{"a", av}, {"n", nv}, {"w", wv}});
             }
         }
     }
@@ -216,16 +215,7 @@ TEST_CASE("partition_loops moves a ShiftInwards clamp out of an innermost loop o
     CHECK(clean_loops(parted, "xo") == 1);
     for (int av : {-3, 0, 5}) {
         for (int nv : {16, 17, 31, 32, 100}) {
-            StmtRunner ref, got;
-            for (StmtRunner *r : {&ref, &got}) {
-                r->interp.set("a", ScalarValue::make_int(Int(32), av));
-                r->interp.set("n", ScalarValue::make_int(Int(32), nv));
-            }
-            ref.run(loop);
-            got.run(parted);
-            INFO("a " << av << " n " << nv);
-            CHECK(ref.stores == got.stores);
-            CHECK(ref.iterations == got.iterations);
+            check_same_stores(loop, parted, {{"a", av}, {"n", nv}});
         }
     }
     // A loop that produces another Func inside (say a sliding window reduced
