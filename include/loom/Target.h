@@ -26,6 +26,7 @@ struct Target {
         CUDA,
         OpenCL,
         StrictFloat,
+        NoStreamingStores, // never write outputs with non-temporal stores
         FeatureEnd
     };
 

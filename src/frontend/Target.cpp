@@ -37,6 +37,7 @@ const Word feature_words[] = {
     {"cuda", Target::CUDA},
     {"opencl", Target::OpenCL},
     {"strict_float", Target::StrictFloat},
+    {"no_streaming_stores", Target::NoStreamingStores},
 };
 static_assert(sizeof(feature_words) / sizeof(feature_words[0]) == Target::FeatureEnd,
               "every Target::Feature needs a word");

@@ -291,6 +291,8 @@ const char *intrinsic_name(Intrinsic op) {
         return "debug_print";
     case Intrinsic::atomic_update:
         return "atomic_update";
+    case Intrinsic::memory_fence:
+        return "memory_fence";
     }
     return "unknown_intrinsic";
 }
@@ -509,7 +511,7 @@ Stmt For::make(const std::string &name, Expr min, Expr extent, ForType for_type,
 }
 
 Stmt Store::make(const std::string &name, Expr value, Expr index, Buffer<> image, Parameter param,
-                 Expr predicate) {
+                 Expr predicate, bool streaming) {
     internal_assert(!name.empty(), "Store to unnamed buffer");
     check_defined(value, "Store", "value");
     check_defined(index, "Store", "index");
@@ -527,6 +529,7 @@ Stmt Store::make(const std::string &name, Expr value, Expr index, Buffer<> image
     n->predicate = std::move(predicate);
     n->image = std::move(image);
     n->param = std::move(param);
+    n->streaming = streaming;
     return n;
 }
 

@@ -209,6 +209,9 @@ enum class Intrinsic : uint8_t {
     /** Atomic read-modify-write of one element: args (buffer name, index,
      * name of the old value, new value in terms of that name). */
     atomic_update,
+    /** Orders this thread's earlier stores, streaming ones included, before
+     * its later memory accesses (a full fence; no args, result Int(32) 0). */
+    memory_fence,
 };
 
 const char *intrinsic_name(Intrinsic op);
@@ -315,8 +318,12 @@ struct Store : StmtNode<Store> {
     Expr value, index, predicate;
     Buffer<> image;
     Parameter param;
+    /** A non-temporal ("streaming") store, set by lower/StreamingStores: an
+     * unpredicated dense vector store whose address is aligned to the whole
+     * vector (lanes * element bytes). Code generators may ignore it. */
+    bool streaming = false;
     static Stmt make(const std::string &name, Expr value, Expr index, Buffer<> image,
-                     Parameter param, Expr predicate = Expr());
+                     Parameter param, Expr predicate = Expr(), bool streaming = false);
     static constexpr IRNodeType _node_type = IRNodeType::Store;
 };
 

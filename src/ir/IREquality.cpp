@@ -209,6 +209,7 @@ private:
             if (int c = cmp_value(a->name, b->name)) return c;
             if (int c = cmp(a->value, b->value)) return c;
             if (int c = cmp(a->index, b->index)) return c;
+            if (int c = cmp_value(a->streaming, b->streaming)) return c;
             return cmp(a->predicate, b->predicate);
         }
         case IRNodeType::Provide: {

@@ -232,7 +232,7 @@ Stmt IRMutator::visit(const Store *op) {
         return op;
     }
     return Store::make(op->name, std::move(value), std::move(index), op->image, op->param,
-                       std::move(pred));
+                       std::move(pred), op->streaming);
 }
 
 Stmt IRMutator::visit(const Provide *op) {

@@ -313,6 +313,7 @@ public:
         print(op->index);
         os << "] = ";
         print(op->value);
+        if (op->streaming) os << " (streaming)";
         os << "\n";
     }
     void visit(const Provide *op) override {

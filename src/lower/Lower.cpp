@@ -19,6 +19,7 @@
 #include "lower/SlidingWindow.h"
 #include "lower/StorageFlattening.h"
 #include "lower/StorageFolding.h"
+#include "lower/StreamingStores.h"
 #include "lower/UnpackBuffers.h"
 #include "lower/UnrollLoops.h"
 #include "lower/VectorizeLoops.h"
@@ -87,6 +88,9 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
 
     s = remove_dead_lets(s);
     log_pass("remove_dead_lets", s);
+
+    s = streaming_stores(s, args, target);
+    log_pass("streaming_stores", s);
 
     s = bind_host_pointers(s, args);
     log_pass("bind_host_pointers", s);

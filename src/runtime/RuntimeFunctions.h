@@ -68,6 +68,16 @@ int loom_get_num_threads(void);
  * Meant for tests and set-up: call it while no parallel loop runs. */
 int loom_set_num_threads(int n);
 
+/* Streaming (non-temporal) stores: generated code writes an output buffer of
+ * at least this many bytes with streaming stores where its loops allow
+ * (lower/StreamingStores.cpp). Read once from LOOM_STREAMING_STORES (0/off:
+ * never, 1/on/always: any size, or a byte count with an optional k/m/g
+ * suffix), by default half the last-level cache (16 MiB when unknown); the
+ * value is cached. INT64_MAX means never. */
+int64_t loom_streaming_store_threshold(void *uc);
+/* For tests: the next loom_streaming_store_threshold() reads the environment again. */
+void loom_reset_streaming_store_threshold(void);
+
 /* print()/print_when(): writes a line to stderr. */
 void loom_print(void *uc, const char *message);
 

@@ -9,18 +9,18 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <unistd.h>
 
 #include "Loom.h"
+#include "common/ScratchFile.h"
 
 using namespace loom;
 using Catch::Contains;
 
 namespace {
+
+using loom_test::read_text;
+using loom_test::ScratchFile;
 
 // Rounds a * b to float on its own, whatever the compiler's contraction
 // setting: the volatile store forces the product to memory.
@@ -53,23 +53,6 @@ Buffer<float> make_floats(int n, uint32_t seed) {
     return b;
 }
 
-std::string read_text(const std::string &path) {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-// A scratch file name unique to this process, removed on destruction.
-struct ScratchFile {
-    std::string path;
-    explicit ScratchFile(const std::string &name)
-        : path((std::filesystem::temp_directory_path() /
-                ("loom_float_contraction_" + std::to_string(getpid()) + "_" + name))
-                   .string()) {}
-    ~ScratchFile() { std::remove(path.c_str()); }
-};
-
 struct MultiplyAdd {
     ImageParam a{Float(32), 1, "ma_a"}, b{Float(32), 1, "ma_b"}, c{Float(32), 1, "ma_c"};
     Func f{"ma_f"};
@@ -79,7 +62,7 @@ struct MultiplyAdd {
         f.vectorize(x, 8);
     }
     std::string assembly(const Target &t, const std::string &name) {
-        ScratchFile file(name + ".s");
+        ScratchFile file("float_contraction", name + ".s");
         f.compile_to_assembly(file.path, {a, b, c}, "multiply_add", t);
         return read_text(file.path);
     }
@@ -168,7 +151,8 @@ TEST_CASE("strict_float keeps a reduction's rounding order exactly", "[correctne
 TEST_CASE("the C backend's source turns contraction off under strict_float",
           "[correctness][float]") {
     MultiplyAdd p;
-    ScratchFile relaxed_file("relaxed.c"), strict_file("strict.c");
+    ScratchFile relaxed_file("float_contraction", "relaxed.c"),
+        strict_file("float_contraction", "strict.c");
     Target t("x86-64-linux-avx-avx2-fma");
     p.f.compile_to_c(relaxed_file.path, {p.a, p.b, p.c}, "multiply_add", t);
     p.f.compile_to_c(strict_file.path, {p.a, p.b, p.c}, "multiply_add",

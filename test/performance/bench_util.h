@@ -8,9 +8,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
+#include <cstdlib>
 #include <ctime>
 #include <exception>
 #include <functional>
+#include <memory>
+#include <new>
 #include <string>
 #include <thread>
 #include <vector>
@@ -87,6 +91,35 @@ inline void time_runs(const std::vector<Side *> &sides, int runs) {
             }
         }
 }
+
+/** n zero-initialized values of T starting on a 64-byte boundary, as
+ *  loom::Buffer and Halide::Buffer allocate theirs. A large std::vector comes
+ *  from mmap and starts 16 bytes past a page boundary, so no row of an image
+ *  in it is 64-byte aligned and every 64-byte vector store splits a line. */
+template <typename T> class AlignedArray {
+public:
+    explicit AlignedArray(size_t n) : n(n) {
+        size_t bytes = (std::max<size_t>(n, 1) * sizeof(T) + 63) / 64 * 64;
+        void *p = std::aligned_alloc(64, bytes);
+        if (!p) throw std::bad_alloc();
+        std::fill_n(static_cast<unsigned char *>(p), bytes, 0);
+        memory.reset(static_cast<T *>(p));
+    }
+    T *data() { return memory.get(); }
+    const T *data() const { return memory.get(); }
+    size_t size() const { return n; }
+    T &operator[](size_t i) { return memory.get()[i]; }
+    const T &operator[](size_t i) const { return memory.get()[i]; }
+    T *begin() { return data(); }
+    T *end() { return data() + n; }
+
+private:
+    struct Free {
+        void operator()(T *p) const { std::free(p); }
+    };
+    std::unique_ptr<T, Free> memory;
+    size_t n;
+};
 
 } // namespace bench
 

@@ -6,11 +6,16 @@
 // memory-bandwidth reference, all measured in this run. Each output is checked
 // once against plain C++. Built with LOOM_WITH_HALIDE, the same pipelines are
 // also built against Halide 14 in this process and Loom/Halide ratios printed.
+// Inputs and outputs are 64-byte aligned, as loom::Buffer and Halide::Buffer
+// allocate theirs; both sides share them. Loom writes outputs at least
+// loom_streaming_store_threshold() bytes large with streaming stores
+// (LOOM_STREAMING_STORES=0 turns that off; see docs/performance.md).
 // Run on demand; asserts nothing about time. Exit code 1 on a wrong output.
 
 #include <Loom.h>
 
 #include "bench_util.h"
+#include "runtime/RuntimeFunctions.h"
 
 #include <algorithm>
 #include <chrono>
@@ -41,6 +46,7 @@ namespace L = Halide;
 
 namespace {
 
+using bench::AlignedArray;
 using bench::Clock;
 using bench::median;
 using bench::ms_since;
@@ -133,9 +139,22 @@ void time_check_report(Side &ours, Side *halide, int runs,
 
 int failures = 0;
 
+// Whether Loom writes this output with streaming stores (where the output's
+// rows are aligned; the threshold is read once per process).
+void print_streaming(size_t output_bytes) {
+    int64_t threshold = loom_streaming_store_threshold(nullptr);
+    bool streams = threshold != INT64_MAX && int64_t(output_bytes) >= threshold;
+    std::printf("  loom streaming stores: %s (output %zu bytes, threshold ", streams ? "yes" : "no",
+                output_bytes);
+    if (threshold == INT64_MAX)
+        std::printf("off)\n");
+    else
+        std::printf("%lld bytes)\n", (long long)threshold);
+}
+
 // ----------------------------------------------------------------- blur
 
-std::string check_blur(const std::vector<uint16_t> &in, const std::vector<uint16_t> &out, int w,
+std::string check_blur(const AlignedArray<uint16_t> &in, const AlignedArray<uint16_t> &out, int w,
                        int h) {
     int iw = w + 2;
     auto bx = [&](int x, int y) {
@@ -157,18 +176,19 @@ std::string check_blur(const std::vector<uint16_t> &in, const std::vector<uint16
 
 void run_blur(int runs) {
     const int w = 6400, h = 4800;
-    std::vector<uint16_t> in(size_t(w + 2) * size_t(h + 2));
+    AlignedArray<uint16_t> in(size_t(w + 2) * size_t(h + 2));
     std::mt19937 rng(1);
     for (auto &v : in) v = uint16_t(rng() & 0xffff);
     std::printf("blur: 3x3 box, uint16 %dx%d, Halide's CPU schedule, %d runs\n", w, h, runs);
     std::printf("  memcpy of the output's %zu bytes: median %.3f ms\n", size_t(w) * h * 2,
                 memcpy_ms(in.data(), size_t(w) * h * 2, runs));
+    print_streaming(size_t(w) * h * 2);
 
     // Both sides write the same output memory, so neither gains from where
     // its buffer happens to sit (4K aliasing between input and output rows
     // moves these memory-bound loops by up to 40%); each side's output is
     // checked right after a run of its own.
-    std::vector<uint16_t> out(size_t(w) * size_t(h));
+    AlignedArray<uint16_t> out(size_t(w) * size_t(h));
     Side rl = prepare<loom_side::BlurPipeline>(loom::Buffer<uint16_t>(in.data(), {w + 2, h + 2}),
                                                loom::Buffer<uint16_t>(out.data(), {w, h}));
     Side *rh = nullptr;
@@ -183,10 +203,10 @@ void run_blur(int runs) {
 
 // -------------------------------------------------------------- unsharp
 
-std::string check_unsharp(const std::vector<float> &in, const std::vector<float> &out, int w,
+std::string check_unsharp(const AlignedArray<float> &in, const AlignedArray<float> &out, int w,
                           int h) {
     std::vector<float> bx(size_t(w) * size_t(h));
-    auto at = [&](const std::vector<float> &b, int x, int y, int c) {
+    auto at = [&](const AlignedArray<float> &b, int x, int y, int c) {
         x = std::min(std::max(x, 0), w - 1);
         y = std::min(std::max(y, 0), h - 1);
         return b[(size_t(c) * size_t(h) + size_t(y)) * size_t(w) + size_t(x)];
@@ -223,7 +243,7 @@ std::string check_unsharp(const std::vector<float> &in, const std::vector<float>
 
 void run_unsharp(int runs) {
     const int w = 3840, h = 2160;
-    std::vector<float> in(size_t(w) * size_t(h) * 3);
+    AlignedArray<float> in(size_t(w) * size_t(h) * 3);
     std::mt19937 rng(2);
     std::uniform_real_distribution<float> dist(0.0f, 1.0f);
     for (auto &v : in) v = dist(rng);
@@ -231,8 +251,9 @@ void run_unsharp(int runs) {
     std::printf("unsharp: 5-tap separable blur, planar float RGB %dx%d, %d runs\n", w, h, runs);
     std::printf("  memcpy of the output's %zu bytes: median %.3f ms\n", bytes,
                 memcpy_ms(in.data(), bytes, runs));
+    print_streaming(bytes);
 
-    std::vector<float> out(in.size()); // shared by both sides, as in run_blur
+    AlignedArray<float> out(in.size()); // shared by both sides, as in run_blur
     Side rl = prepare<loom_side::UnsharpPipeline>(loom::Buffer<float>(in.data(), {w, h, 3}),
                                                   loom::Buffer<float>(out.data(), {w, h, 3}));
     Side *rh = nullptr;

@@ -79,6 +79,7 @@ const std::map<std::string, RuntimePrototype> &runtime_prototypes() {
         {"loom_do_par_for",
          {"int", {"void *", "int (*)(void *, int, uint8_t *)", "int", "int", "uint8_t *"}}},
         {"loom_print", {"void", {"void *", "const char *"}}},
+        {"loom_streaming_store_threshold", {"int64_t", {"void *"}}},
     };
     return table;
 }

@@ -329,6 +329,11 @@ llvm::Value *CodeGen_LLVM::codegen_intrinsic(const Call *op) {
     }
     case Intrinsic::undef:
         return llvm::UndefValue::get(llvm_type_of(t));
+    case Intrinsic::memory_fence:
+        // After streaming (non-temporal) stores, which x86 orders weakly:
+        // MFENCE there.
+        builder->CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+        return llvm::ConstantInt::get(i32_t, 0);
     default: // the other emitters' intrinsics (CodeGenVisitor::codegen_call)
         break;
     }

@@ -229,10 +229,21 @@ void CodeGen_LLVM::visit(const Store *op) {
     Expr index = resolve_vector_index(op->index);
     if (const Ramp *r = ramp_with_stride(index, 1)) {
         llvm::Value *ptr = element_pointer(op->name, elem, codegen(r->base));
-        if (mask)
+        if (mask) {
             tagged(builder->CreateMaskedStore(v, ptr, align, mask));
-        else
+        } else if (uint64_t vector_bytes = uint64_t(lanes) * align.value();
+                   op->streaming && (vector_bytes & (vector_bytes - 1)) == 0) {
+            // lower/StreamingStores checked at run time that the address is
+            // aligned to the whole vector: a non-temporal store (MOVNT on
+            // x86) writes the line without reading it first.
+            llvm::StoreInst *store = builder->CreateAlignedStore(v, ptr, llvm::Align(vector_bytes));
+            llvm::Metadata *one = llvm::ConstantAsMetadata::get(builder->getInt32(1));
+            store->setMetadata(llvm::LLVMContext::MD_nontemporal,
+                               llvm::MDNode::get(context, {one}));
+            tagged(store);
+        } else {
             tagged(builder->CreateAlignedStore(v, ptr, align));
+        }
     } else if (const Ramp *r = ramp_with_stride(index, -1); r && !mask) {
         llvm::Value *first =
             builder->CreateSub(codegen(r->base), llvm::ConstantInt::get(i32_t, lanes - 1));
