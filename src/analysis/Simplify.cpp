@@ -94,18 +94,154 @@ int prove_with_bounds(const Expr &cond, const Scope<Interval> &scope) {
     return -1;
 }
 
+class CollectVars : public IRVisitor {
+protected:
+    using IRVisitor::visit;
+    void visit(const Variable *op) override { names.insert(op->name); }
+
+public:
+    std::set<std::string> names;
+};
+
+// Does an expression read memory (a load, a Func or image call) or call
+// something impure? Then two equal expressions may differ in value (a store
+// may come between them) and a let of one must not stand for the other.
+class ReadsMemory : public IRVisitor {
+protected:
+    using IRVisitor::visit;
+    void visit(const Load *) override { found = true; }
+    void visit(const Call *op) override {
+        if (op->call_type != Call::PureExtern && op->call_type != Call::PureIntrinsic) found = true;
+        IRVisitor::visit(op);
+    }
+
+public:
+    bool found = false;
+};
+
+bool reads_memory(const Expr &e) {
+    ReadsMemory r;
+    e.accept(&r);
+    return r.found;
+}
+
+// Replaces the parts of an expression that equal the value of an enclosing
+// let by that let's variable (outermost parts first).
+class ReplaceLetValues : public IRMutator {
+    const std::map<Expr, std::vector<std::string>, ExprStructuralLess> &lets;
+
+public:
+    explicit ReplaceLetValues(
+        const std::map<Expr, std::vector<std::string>, ExprStructuralLess> &lets)
+        : lets(lets) {}
+    bool replaced = false;
+
+    using IRMutator::mutate;
+    Expr mutate(const Expr &e) override {
+        if (!e.defined() || is_const_or_var(e)) return e;
+        auto it = lets.find(e);
+        if (it != lets.end() && !it->second.empty()) {
+            replaced = true;
+            return Variable::make(e.type(), it->second.back());
+        }
+        return IRMutator::mutate(e);
+    }
+};
+
+// Counts the nodes of an expression, stopping once past a limit.
+int count_nodes(const Expr &e, int limit) {
+    // IRVisitor has no per-node hook; a mutator's mutate() sees every node.
+    struct Counter : public IRMutator {
+        int count = 0, limit = 0;
+        using IRMutator::mutate;
+        Expr mutate(const Expr &x) override {
+            if (++count > limit) return x;
+            return IRMutator::mutate(x);
+        }
+    } c;
+    c.limit = limit;
+    c.mutate(e);
+    return c.count;
+}
+
 } // namespace
+
+// Bounds inference and the loop splits compute the same bound in several
+// lets (a Func's realized min, its update's min and the min it computes are
+// often one expression, the max is that plus a constant; a consumer's
+// coordinate is the same bound again, built from the lets of its own loop
+// splits). Written in terms of the outermost of them, the simplifier sees that
+// they agree: a Func's loops over its own tile get constant extents, and its
+// buffer offsets (coordinate minus realized min) fold to constants, which
+// lets LLVM keep small buffers (accumulators) in registers. Values are
+// compared with the lets they use expanded (when small), so that lets built
+// from different intermediate lets still match.
+Expr Simplifier::expand_lets(const Expr &value) {
+    std::map<std::string, Expr> values;
+    CollectVars vars;
+    value.accept(&vars);
+    for (const std::string &name : vars.names) {
+        const Expr *v = expanded_lets.find(name);
+        if (v && v->defined()) values[name] = *v;
+    }
+    if (values.empty()) return value;
+    Expr e = resimplify(substitute(values, value));
+    return count_nodes(e, max_expanded_nodes) <= max_expanded_nodes ? e : Expr();
+}
+
+Expr Simplifier::unify_with_enclosing_lets(const Expr &value, const Expr &expanded) {
+    if (shadowing_bindings > 0 || lets_by_value.empty() || !value.type().is_scalar() ||
+        is_const_or_var(value) || !expanded.defined()) {
+        return value;
+    }
+    auto it = lets_by_value.find(expanded);
+    if (it != lets_by_value.end()) return Variable::make(value.type(), it->second.back());
+    ReplaceLetValues replace(lets_by_value);
+    Expr e = replace.mutate(expanded);
+    if (!replace.replaced) return value;
+    e = resimplify(e);
+    // Keep the original when the rewrite is no smaller (it only repeats
+    // parts of the lets that the original names).
+    int limit = count_nodes(value, max_expanded_nodes);
+    return count_nodes(e, limit + 1) <= limit ? e : value;
+}
 
 Stmt Simplifier::visit(const LetStmt *op) {
     Expr value = mutate(op->value);
+    Expr expanded;
+    if (shadowing_bindings == 0 && value.type().is_scalar() && !is_const_or_var(value) &&
+        !reads_memory(value)) {
+        expanded = expand_lets(value);
+        Expr unified = unify_with_enclosing_lets(value, expanded);
+        if (!unified.same_as(value)) {
+            value = unified;
+            expanded = is_const_or_var(value) ? Expr() : expand_lets(value);
+        }
+    }
     if (is_substitutable(value)) return mutate(substitute(op->name, value, op->body));
     Stmt body;
     {
-        bool shadows = let_values.contains(op->name);
+        bool shadows = rebinds(op->name);
         shadowing_bindings += shadows;
         ScopedBinding<ConstBounds> bind(var_bounds, op->name, const_bounds(value));
         ScopedBinding<Expr> bind_value(let_values, op->name, value);
+        ScopedBinding<Expr> bind_expanded(expanded_lets, op->name, expanded);
+        std::vector<std::string> *names = nullptr;
+        CollectVars vars;
+        if (expanded.defined()) {
+            names = &lets_by_value[expanded];
+            names->push_back(op->name);
+            expanded.accept(&vars);
+            value.accept(&vars);
+            for (const std::string &v : vars.names) vars_of_let_values[v]++;
+        }
         body = mutate(op->body);
+        if (names) {
+            names->pop_back();
+            if (names->empty()) lets_by_value.erase(expanded);
+            for (const std::string &v : vars.names)
+                if (--vars_of_let_values[v] == 0) vars_of_let_values.erase(v);
+        }
         shadowing_bindings -= shadows;
     }
     if (!stmt_uses_var(body, op->name)) return body;
@@ -121,19 +257,6 @@ Stmt Simplifier::visit(const AssertStmt *op) {
     return AssertStmt::make(cond, message);
 }
 
-namespace {
-
-class CollectVars : public IRVisitor {
-protected:
-    using IRVisitor::visit;
-    void visit(const Variable *op) override { names.insert(op->name); }
-
-public:
-    std::set<std::string> names;
-};
-
-} // namespace
-
 // Bounds inference writes a loop's extent as (f.max - f.min) + 1 with both
 // ends in lets; when they differ by a constant (an inner loop of a Func
 // computed per point or per vector) the loop runs a constant number of times.
@@ -142,7 +265,7 @@ public:
 Expr Simplifier::extent_through_lets(const Expr &extent) {
     if (shadowing_bindings > 0) return extent;
     Expr e = extent;
-    for (int depth = 0; depth < 4; depth++) {
+    for (int depth = 0; depth < 8; depth++) {
         CollectVars vars;
         e.accept(&vars);
         std::map<std::string, Expr> values;
@@ -173,7 +296,7 @@ Stmt Simplifier::visit(const For *op) {
     Expr last = mutate(Sub::make(Add::make(min, extent), make_one(extent.type())));
     Stmt body;
     {
-        bool shadows = let_values.contains(op->name);
+        bool shadows = rebinds(op->name);
         shadowing_bindings += shadows;
         ScopedBinding<ConstBounds> bind(var_bounds, op->name, range);
         ScopedBinding<Interval> sym(symbolic_bounds, op->name, Interval(min, last));

@@ -44,8 +44,22 @@ __int128 abs128(int64_t v) {
 } // namespace
 
 ConstBounds Simplifier::const_bounds(const Expr &e) {
+    // Far more than any expression a schedule writes by hand needs.
+    constexpr int budget = 4096;
+    if (const_bounds_budget > 0) return const_bounds_walk(e);
+    const_bounds_budget = budget;
+    ConstBounds r = const_bounds_walk(e);
+    const_bounds_budget = 0;
+    return r;
+}
+
+ConstBounds Simplifier::const_bounds_walk(const Expr &e) {
     Type t = e.type();
     if (!(t.is_int() || t.is_uint())) return ConstBounds();
+    if (--const_bounds_budget <= 0) {
+        const_bounds_budget = 1; // stay "inside" so callers up the tree also stop
+        return type_bounds(t);
+    }
     if (auto *i = e.as<IntImm>()) return ConstBounds::point(i->value);
     if (auto *u = e.as<UIntImm>()) {
         if (u->value <= uint64_t(INT64_MAX)) return ConstBounds::point(int64_t(u->value));
@@ -59,9 +73,9 @@ ConstBounds Simplifier::const_bounds(const Expr &e) {
         }
         return r;
     }
-    if (auto *b = e.as<Broadcast>()) return const_bounds(b->value);
+    if (auto *b = e.as<Broadcast>()) return const_bounds_walk(b->value);
     if (auto *r = e.as<Ramp>()) {
-        ConstBounds base = const_bounds(r->base), stride = const_bounds(r->stride);
+        ConstBounds base = const_bounds_walk(r->base), stride = const_bounds_walk(r->stride);
         __int128 n = r->lanes - 1;
         bool lo = base.has_min && stride.has_min, hi = base.has_max && stride.has_max;
         __int128 a = base.min + std::min<__int128>(0, stride.min * n);
@@ -69,7 +83,7 @@ ConstBounds Simplifier::const_bounds(const Expr &e) {
         return fit_to_type(lo, a, hi, b, t);
     }
     auto binary = [&](const Expr &x, const Expr &y, IRNodeType op) {
-        ConstBounds a = const_bounds(x), b = const_bounds(y);
+        ConstBounds a = const_bounds_walk(x), b = const_bounds_walk(y);
         switch (op) {
         case IRNodeType::Add:
             return fit_to_type(a.has_min && b.has_min, __int128(a.min) + b.min,
@@ -140,14 +154,14 @@ ConstBounds Simplifier::const_bounds(const Expr &e) {
         return binary(e.as<Max>()->a, e.as<Max>()->b, IRNodeType::Max);
     case IRNodeType::Select: {
         auto *s = e.as<Select>();
-        ConstBounds a = const_bounds(s->true_value), b = const_bounds(s->false_value);
+        ConstBounds a = const_bounds_walk(s->true_value), b = const_bounds_walk(s->false_value);
         return ConstBounds{a.has_min && b.has_min, a.has_max && b.has_max, std::min(a.min, b.min),
                            std::max(a.max, b.max)};
     }
     case IRNodeType::Cast: {
         const Expr &v = e.as<Cast>()->value;
         if (!(v.type().is_int() || v.type().is_uint())) return type_bounds(t);
-        ConstBounds a = const_bounds(v);
+        ConstBounds a = const_bounds_walk(v);
         if (a.has_min && a.has_max && fits(a.min, t) && fits(a.max, t) && !t.is_bool()) return a;
         return type_bounds(t);
     }

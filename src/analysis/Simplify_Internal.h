@@ -5,8 +5,12 @@
 // family). Not a public interface: use analysis/Simplify.h.
 
 #include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "analysis/Simplify.h"
+#include "ir/IREquality.h"
 #include "ir/IRMatch.h"
 #include "ir/IRMutator.h"
 #include "ir/IROperator.h"
@@ -45,6 +49,12 @@ public:
     /** Constant range of an integer expression, from constants, the known
      * ranges of variables and the operators. Open when unsure. */
     ConstBounds const_bounds(const Expr &e);
+    /** Nodes const_bounds may still visit in the current top-level call. An
+     * expression DAG with shared subexpressions (the bounds of fused loops)
+     * unfolds exponentially as a tree; past the budget the answer is the
+     * type's range, which is always sound. */
+    int const_bounds_budget = 0;
+    ConstBounds const_bounds_walk(const Expr &e);
 
     /** Re-simplify a rule's replacement (bounded recursion). */
     Expr resimplify(const Expr &e);
@@ -69,6 +79,21 @@ public:
      * any do, let values are not substituted (they could name the wrong one). */
     int shadowing_bindings = 0;
     Expr extent_through_lets(const Expr &extent);
+    /** The enclosing LetStmts by (simplified) value, innermost name last, for
+     * unify_with_enclosing_lets; not constants or variables (substituted). */
+    std::map<Expr, std::vector<std::string>, ExprStructuralLess> lets_by_value;
+    /** How many of those values use each variable: binding one of these
+     * names again changes what the values mean (counts as shadowing). */
+    std::map<std::string, int> vars_of_let_values;
+    /** Each enclosing let's value with the lets it uses expanded (undefined
+     * when large, or for a constant or variable): the keys of lets_by_value. */
+    Scope<Expr> expanded_lets;
+    static constexpr int max_expanded_nodes = 64;
+    Expr expand_lets(const Expr &value);
+    Expr unify_with_enclosing_lets(const Expr &value, const Expr &expanded);
+    bool rebinds(const std::string &name) const {
+        return let_values.contains(name) || vars_of_let_values.count(name) > 0;
+    }
     int rewrite_depth = 0;
 
 protected:

@@ -3,6 +3,9 @@
 // 256-bin histogram of a 4096x4096 uint8 image (serial, and rfactor over
 // blocks of rows in parallel). Prints the median and minimum run time of N
 // runs (default 10, argv[1]), GFLOP/s for matmul, and the JIT compile time.
+// argv[2], if given, times only the benchmarks whose name starts with it:
+// matmul_halide (Halide's schedule), matmul_tuned, histogram_serial,
+// histogram_rfactor; e.g. "matmul" times both matrix multiplies.
 // Built with LOOM_WITH_HALIDE, the same pipelines also run on Halide 14 in
 // this process and Loom/Halide ratios are printed; built with
 // LOOM_WITH_OPENBLAS, OpenBLAS's cblas_sgemm (as many threads as Loom's pool)
@@ -72,6 +75,7 @@ void report(const char *what, const std::vector<Side *> &sides, double flops = 0
             std::printf("  %6.1f GFLOP/s (best %6.1f)", flops / s->median_ms() * 1e-6,
                         flops / s->min_ms() * 1e-6);
         if (s->compile_ms > 0) std::printf("   jit compile: %7.1f ms", s->compile_ms);
+        if (std::getenv("BENCH_CPU")) std::printf("   cpu: %7.2f ms", s->median_cpu_ms());
         std::printf("\n");
     }
     if (loom && halide)
@@ -84,7 +88,19 @@ void report(const char *what, const std::vector<Side *> &sides, double flops = 0
 
 constexpr int N = 992, W = 4096, H = 4096;
 
-std::vector<float> a_data, b_data;
+// The matrices, row-major and 64-byte aligned. Every side reads these same
+// bytes (Loom's and Halide's buffers wrap them, OpenBLAS takes the pointers),
+// so where an input lies in memory (its alignment, its cache sets) cannot
+// favour one side.
+struct FreeDeleter {
+    void operator()(float *p) const { std::free(p); }
+};
+std::unique_ptr<float[], FreeDeleter> a_data, b_data;
+
+std::unique_ptr<float[], FreeDeleter> aligned_matrix() {
+    return std::unique_ptr<float[], FreeDeleter>(
+        static_cast<float *>(std::aligned_alloc(64, sizeof(float) * size_t(N) * N)));
+}
 std::vector<uint8_t> image_data;
 
 bool check_matmul(const std::function<float(int, int)> &out) {
@@ -140,12 +156,7 @@ struct Bench {
 
     explicit Bench(const std::string &who) {
         matmul.name = matmul_tuned.name = hist_serial.name = hist_rfactor.name = who;
-        Buf32f a(N, N), b(N, N);
-        for (int y = 0; y < N; y++)
-            for (int x = 0; x < N; x++) {
-                a(x, y) = a_data[size_t(y * N + x)];
-                b(x, y) = b_data[size_t(y * N + x)];
-            }
+        Buf32f a(a_data.get(), std::vector<int>{N, N}), b(b_data.get(), std::vector<int>{N, N});
         Buf8 im(W, H);
         for (int y = 0; y < H; y++)
             for (int x = 0; x < W; x++) im(x, y) = image_data[size_t(y * W + x)];
@@ -178,8 +189,8 @@ Side openblas_matmul() {
     openblas_set_num_threads(loom_get_num_threads());
     auto out = std::make_shared<std::vector<float>>(size_t(N) * N);
     auto run = [out] {
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, N, N, 1.0f, a_data.data(), N,
-                    b_data.data(), N, 0.0f, out->data(), N);
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, N, N, 1.0f, a_data.get(), N,
+                    b_data.get(), N, 0.0f, out->data(), N);
     };
     run();
     s.ok = check_matmul([&](int x, int y) { return (*out)[size_t(y) * N + size_t(x)]; });
@@ -193,11 +204,13 @@ Side openblas_matmul() {
 
 int main(int argc, char **argv) {
     int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 10;
+    const std::string only = argc > 2 ? argv[2] : "";
+    auto wanted = [&](const std::string &name) { return name.compare(0, only.size(), only) == 0; };
     std::mt19937 rng(1);
-    a_data.resize(size_t(N) * N);
-    b_data.resize(size_t(N) * N);
-    for (float &v : a_data) v = float(int(rng() % 200) - 100) / 64.0f;
-    for (float &v : b_data) v = float(int(rng() % 200) - 100) / 64.0f;
+    a_data = aligned_matrix();
+    b_data = aligned_matrix();
+    for (size_t i = 0; i < size_t(N) * N; i++) a_data[i] = float(int(rng() % 200) - 100) / 64.0f;
+    for (size_t i = 0; i < size_t(N) * N; i++) b_data[i] = float(int(rng() % 200) - 100) / 64.0f;
     image_data.resize(size_t(W) * H);
     for (uint8_t &v : image_data) v = uint8_t(rng() >> 24);
 
@@ -217,8 +230,9 @@ int main(int argc, char **argv) {
         hr{&lb.hist_rfactor};
 #endif
     // The Loom and Halide matmul sides alternate in one loop.
-    std::vector<Side *> all_mm = mm;
-    all_mm.insert(all_mm.end(), mt.begin(), mt.end());
+    std::vector<Side *> all_mm;
+    if (wanted("matmul_halide")) all_mm.insert(all_mm.end(), mm.begin(), mm.end());
+    if (wanted("matmul_tuned")) all_mm.insert(all_mm.end(), mt.begin(), mt.end());
     time_runs(all_mm, runs);
 #ifdef LOOM_WITH_OPENBLAS
     // OpenBLAS is timed on its own, afterwards: its threads busy-wait for a
@@ -226,17 +240,22 @@ int main(int argc, char **argv) {
     // (Loom's medians doubled).
     Side blas = openblas_matmul();
     correct = correct && blas.ok;
-    time_runs({&blas}, runs);
-    mm.push_back(&blas);
-    mt.push_back(&blas);
+    if (!all_mm.empty()) {
+        time_runs({&blas}, runs);
+        mm.push_back(&blas);
+        mt.push_back(&blas);
+    }
 #endif
-    time_runs(hs, runs);
-    time_runs(hr, runs);
+    if (wanted("histogram_serial")) time_runs(hs, runs);
+    if (wanted("histogram_rfactor")) time_runs(hr, runs);
     const double mm_flops = 2.0 * N * N * N;
-    report("matmul: float 992x992, Halide's schedule", mm, mm_flops);
-    report("matmul: float 992x992, Loom-tuned schedule (MatMulTuned)", mt, mm_flops);
-    report("histogram: 256 bins of uint8 4096x4096, serial", hs);
-    report("histogram: 256 bins of uint8 4096x4096, rfactor over blocks of 64 rows, parallel", hr);
+    if (wanted("matmul_halide")) report("matmul: float 992x992, Halide's schedule", mm, mm_flops);
+    if (wanted("matmul_tuned"))
+        report("matmul: float 992x992, Loom-tuned schedule (MatMulTuned)", mt, mm_flops);
+    if (wanted("histogram_serial")) report("histogram: 256 bins of uint8 4096x4096, serial", hs);
+    if (wanted("histogram_rfactor"))
+        report("histogram: 256 bins of uint8 4096x4096, rfactor over blocks of 64 rows, parallel",
+               hr);
     if (!correct) std::printf("WRONG OUTPUT\n");
     return correct ? 0 : 1;
 }
