@@ -206,6 +206,9 @@ struct Loop {
     // Made by fuse (or split from such a loop): a producer computed there has
     // a region that depends on fused / extent, the hardest case for bounds.
     bool fused = false;
+    // Points of the original dimension one iteration covers: the product of
+    // the factors split off inside this loop.
+    int grain = 1;
 };
 
 struct FuncPlan {
@@ -223,6 +226,13 @@ struct Generator {
     int counter = 0;
     // LOOM_RANDOM_NO_FUSE=1 leaves fuse out, to look for other bugs behind a fuse bug.
     bool allow_fuse = !std::getenv("LOOM_RANDOM_NO_FUSE");
+    // An intermediate split by nested factors is computed over a region rounded
+    // up to their product at every use; unbounded, a few nested tiles (8^4) made
+    // one schedule compute ~10^10 points and run for minutes.
+    static constexpr int max_intermediate_grain = 64;
+    bool too_coarse(const Loop &l, int f) const {
+        return !is_output && l.grain * f > max_intermediate_grain;
+    }
 
     int uniform(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
     bool chance(double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; }
@@ -253,6 +263,8 @@ struct Generator {
         Loop outer{o, (l.min_extent + f - 1) / f, l.constant,
                    l.constant ? (l.extent + f - 1) / f : 0};
         inner.fused = outer.fused = l.fused;
+        inner.grain = l.grain;
+        outer.grain = l.grain * f;
         return {inner, outer};
     }
 
@@ -282,6 +294,7 @@ struct Generator {
             if (kind == 0) { // split
                 size_t i = size_t(uniform(0, int(L.size()) - 1));
                 int f = uniform(2, 8);
+                if (too_coarse(L[i], f)) continue;
                 TailStrategy t = pick_tail(L[i], f);
                 std::string o = fresh(L[i].name, "o"), in = fresh(L[i].name, "i");
                 p.ops.push_back({Op::Split, {L[i].name, o, in}, f, 0, t});
@@ -295,6 +308,7 @@ struct Generator {
                 Loop nl{fu, L[i].min_extent * L[i + 1].min_extent,
                         L[i].constant && L[i + 1].constant, L[i].extent * L[i + 1].extent};
                 nl.fused = true;
+                nl.grain = L[i].grain * L[i + 1].grain;
                 L[i] = nl;
                 L.erase(L.begin() + long(i) + 1);
             } else if (kind == 2 && L.size() >= 2) { // reorder a random subset
@@ -308,6 +322,7 @@ struct Generator {
                 size_t i = size_t(uniform(0, int(L.size()) - 2));
                 int fx = uniform(2, 8), fy = uniform(2, 8);
                 Loop lx = L[i], ly = L[i + 1];
+                if (too_coarse(lx, fx) || too_coarse(ly, fy)) continue;
                 // One tail for both splits: it must suit both.
                 TailStrategy t =
                     pick_tail(lx.min_extent < ly.min_extent ? lx : ly, std::max(fx, fy));
@@ -328,8 +343,8 @@ struct Generator {
             if (v.constant && v.extent >= 2 && v.extent <= 16 && chance(0.5)) {
                 p.ops.push_back({Op::Vectorize, {v.name}});
                 v.vector = true;
-            } else {
-                int f = std::vector<int>{4, 8, 16}[size_t(uniform(0, 2))];
+            } else if (int f = std::vector<int>{4, 8, 16}[size_t(uniform(0, 2))];
+                       !too_coarse(v, f)) {
                 TailStrategy t = pick_tail(v, f);
                 p.ops.push_back({Op::Vectorize, {v.name}, f, 0, t});
                 auto [li, lo] = split_loops(v, v.name, v.name + ".v", f);
@@ -353,8 +368,7 @@ struct Generator {
             Loop &o = L.back();
             if (chance(0.5)) {
                 p.ops.push_back({Op::Parallel, {o.name}});
-            } else {
-                int f = uniform(2, 4);
+            } else if (int f = uniform(2, 4); !too_coarse(o, f)) {
                 TailStrategy t = pick_tail(o, f);
                 p.ops.push_back({Op::Parallel, {o.name}, f, 0, t});
                 auto [li, lo] = split_loops(o, o.name, o.name + ".par", f);
