@@ -114,6 +114,33 @@ llvm::Value *CodeGen_LLVM::element_pointer(const std::string &buffer, llvm::Type
                                            llvm::Value *index) {
     if (module->getDataLayout().getPointerSizeInBits() == 64)
         index = widen_index(*builder, index, i64_t);
+    // index = a + b or a - b with neither constant, e.g. a histogram's
+    // `hist[value + (0 - hist.min.0)]`: address (base + a) + b in two steps,
+    // so LICM (which reassociates GEP chains) hoists base + b out of the loop
+    // when b is invariant, and the loop does one add less per access. A
+    // constant addend stays outside, where it folds into the displacement.
+    // Not inbounds: base + a may lie outside the buffer.
+    llvm::Value *offset = nullptr;
+    llvm::Value *rest = index;
+    auto *op = llvm::dyn_cast<llvm::BinaryOperator>(rest);
+    if (op && op->getOpcode() == llvm::Instruction::Add &&
+        llvm::isa<llvm::Constant>(op->getOperand(1))) {
+        offset = op->getOperand(1);
+        rest = op->getOperand(0);
+        op = llvm::dyn_cast<llvm::BinaryOperator>(rest);
+    }
+    bool split =
+        op &&
+        (op->getOpcode() == llvm::Instruction::Add || op->getOpcode() == llvm::Instruction::Sub) &&
+        !llvm::isa<llvm::Constant>(op->getOperand(0)) &&
+        !llvm::isa<llvm::Constant>(op->getOperand(1));
+    if (split) {
+        llvm::Value *b = op->getOperand(1);
+        if (op->getOpcode() == llvm::Instruction::Sub) b = builder->CreateNeg(b);
+        llvm::Value *p = builder->CreateGEP(elem, sym_get(buffer), op->getOperand(0));
+        p = builder->CreateGEP(elem, p, b);
+        return offset ? builder->CreateGEP(elem, p, offset) : p;
+    }
     return builder->CreateInBoundsGEP(elem, sym_get(buffer), index);
 }
 

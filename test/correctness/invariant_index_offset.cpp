@@ -1,0 +1,108 @@
+// An index of the form `value - invariant` (a histogram bin minus the
+// histogram's min, a table lookup minus the table's min) is addressed as
+// (base + value) - invariant, so the subtraction moves out of the loop.
+// These check the results against plain C++ with buffers whose min is not 0,
+// and that the histogram's inner loop has no subtraction left.
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "Loom.h"
+#include "common/ScratchFile.h"
+
+using namespace loom;
+
+namespace {
+
+Buffer<uint8_t> make_image(int w, int h) {
+    Buffer<uint8_t> b(w, h);
+    uint32_t s = 12345u;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            s = s * 1664525u + 1013904223u;
+            b(x, y) = uint8_t(s >> 24);
+        }
+    return b;
+}
+
+struct Histogram {
+    ImageParam input{UInt(8), 2, "image"};
+    Func hist{"hist"};
+    Var i{"i"};
+    explicit Histogram(int unroll) {
+        RDom r(0, input.width(), 0, input.height());
+        hist(i) = 0;
+        hist(cast<int>(input(r.x, r.y)) + 3) += 1;
+        if (unroll > 1) hist.update(0).unroll(r.x, unroll);
+    }
+};
+
+} // namespace
+
+TEST_CASE("a histogram into an output whose min is not 0", "[correctness][address]") {
+    const int w = 67, h = 29;
+    Buffer<uint8_t> in = make_image(w, h);
+    for (int unroll : {1, 4}) {
+        Histogram p(unroll);
+        p.input.set(in);
+        Buffer<int> out(300);
+        out.translate({-7}); // bins [-7, 293)
+        p.hist.realize(out);
+        std::vector<int> ref(300, 0);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) ref[size_t(in(x, y) + 3 + 7)]++;
+        for (int b = -7; b < 293; b++) {
+            INFO("unroll " << unroll << ", bin " << b);
+            REQUIRE(out(b) == ref[size_t(b + 7)]);
+        }
+    }
+}
+
+TEST_CASE("a table lookup through a table whose min is not 0", "[correctness][address]") {
+    const int w = 45, h = 13;
+    Buffer<uint8_t> in = make_image(w, h);
+    Buffer<float> table(256);
+    table.translate({-40}); // entries [-40, 216)
+    for (int k = -40; k < 216; k++) table(k) = float(k) * 0.5f + 1.0f;
+    ImageParam image(UInt(8), 2, "image"), lut(Float(32), 1, "lut");
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = lut(cast<int>(image(x, y)) - 40) * 2.0f;
+    f.vectorize(x, 8, TailStrategy::GuardWithIf);
+    image.set(in);
+    lut.set(table);
+    Buffer<float> out = f.realize({w, h});
+    for (int yy = 0; yy < h; yy++)
+        for (int xx = 0; xx < w; xx++) {
+            INFO("at " << xx << ", " << yy);
+            REQUIRE(out(xx, yy) == table(int(in(xx, yy)) - 40) * 2.0f);
+        }
+}
+
+TEST_CASE("the histogram's inner loop subtracts no buffer min", "[correctness][address]") {
+    Histogram p(4);
+    loom_test::ScratchFile file("invariant_index_offset", "hist.s");
+    p.hist.compile_to_assembly(file.path, {p.input}, "hist", Target("x86-64-linux-avx2"));
+    std::string text = loom_test::read_text(file.path);
+    // Each increment of a bin: a byte load, then `incl (base,index,4)` or
+    // `addl $1, (base,index,4)` right after it.
+    size_t increments = 0, pos = 0;
+    while ((pos = text.find("(%r", pos)) != std::string::npos) {
+        size_t line_start = text.rfind('\n', pos) + 1;
+        size_t line_end = text.find('\n', pos);
+        std::string line = text.substr(line_start, line_end - line_start);
+        pos = line_end;
+        if (line.find("incl") == std::string::npos && line.find("addl\t$1,") == std::string::npos)
+            continue;
+        if (line.find(",4)") == std::string::npos) continue;
+        increments++;
+        size_t prev_end = line_start - 1, prev_start = text.rfind('\n', prev_end - 1) + 1;
+        std::string prev = text.substr(prev_start, prev_end - prev_start);
+        INFO("instruction before the increment: " << prev);
+        CHECK(prev.find("movzbl") != std::string::npos);
+    }
+    CHECK(increments >= 4);
+}
