@@ -177,16 +177,21 @@ int count_nodes(const Expr &e, int limit) {
 // compared with the lets they use expanded (when small), so that lets built
 // from different intermediate lets still match.
 Expr Simplifier::expand_lets(const Expr &value) {
+    Expr e = substitute_let_values(value, expanded_lets);
+    if (e.same_as(value)) return value;
+    return count_nodes(e, max_expanded_nodes) <= max_expanded_nodes ? e : Expr();
+}
+
+Expr Simplifier::substitute_let_values(const Expr &e, const Scope<Expr> &lets) {
     std::map<std::string, Expr> values;
     CollectVars vars;
-    value.accept(&vars);
+    e.accept(&vars);
     for (const std::string &name : vars.names) {
-        const Expr *v = expanded_lets.find(name);
+        const Expr *v = lets.find(name);
         if (v && v->defined()) values[name] = *v;
     }
-    if (values.empty()) return value;
-    Expr e = resimplify(substitute(values, value));
-    return count_nodes(e, max_expanded_nodes) <= max_expanded_nodes ? e : Expr();
+    if (values.empty()) return e;
+    return resimplify(substitute(values, e));
 }
 
 Expr Simplifier::unify_with_enclosing_lets(const Expr &value, const Expr &expanded) {
@@ -266,15 +271,9 @@ Expr Simplifier::extent_through_lets(const Expr &extent) {
     if (shadowing_bindings > 0) return extent;
     Expr e = extent;
     for (int depth = 0; depth < 8; depth++) {
-        CollectVars vars;
-        e.accept(&vars);
-        std::map<std::string, Expr> values;
-        for (const std::string &name : vars.names) {
-            const Expr *v = let_values.find(name);
-            if (v && v->defined()) values[name] = *v;
-        }
-        if (values.empty()) break;
-        e = resimplify(substitute(values, e));
+        Expr next = substitute_let_values(e, let_values);
+        if (next.same_as(e)) break;
+        e = next;
         if (as_const_int(e)) return e;
     }
     return extent;

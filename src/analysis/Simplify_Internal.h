@@ -90,6 +90,9 @@ public:
     Scope<Expr> expanded_lets;
     static constexpr int max_expanded_nodes = 64;
     Expr expand_lets(const Expr &value);
+    /** e with the values `lets` knows substituted for its variables (one
+     * level) and simplified; e itself when it uses none of them. */
+    Expr substitute_let_values(const Expr &e, const Scope<Expr> &lets);
     Expr unify_with_enclosing_lets(const Expr &value, const Expr &expanded);
     bool rebinds(const std::string &name) const {
         return let_values.contains(name) || vars_of_let_values.count(name) > 0;

@@ -1,7 +1,7 @@
 #include "lower/StreamingStores.h"
 
-#include <cstdlib>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <string>
@@ -46,17 +46,6 @@ struct Progression {
     int64_t slope = 0;
     std::vector<Expr> conditions;
 };
-
-int64_t gcd(int64_t a, int64_t b) {
-    a = std::llabs(a);
-    b = std::llabs(b);
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
 
 std::optional<Progression> progression(const Expr &e, const std::string &v, const Expr &v_min,
                                        int64_t modulus);
@@ -114,7 +103,7 @@ std::optional<Progression> progression(const Expr &e, const std::string &v, cons
         }
         if (!k) return std::nullopt;
         // k * x only needs x modulo modulus / gcd(modulus, k).
-        auto p = progression(x, v, v_min, modulus / gcd(modulus, *k));
+        auto p = progression(x, v, v_min, modulus / std::gcd(modulus, *k));
         if (p) p->slope *= *k;
         return p;
     }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <strings.h>
 #include <unistd.h>
 
 #include "RuntimeFunctions.h"
@@ -40,19 +41,13 @@ int64_t default_threshold() {
     return llc / 2;
 }
 
-bool equals_ignoring_case(const char *a, const char *b) {
-    for (; *a && *b; a++, b++)
-        if (std::tolower((unsigned char)*a) != std::tolower((unsigned char)*b)) return false;
-    return *a == *b;
-}
-
 // LOOM_STREAMING_STORES: 0/off, 1/on/always, or a byte count with an
 // optional k/m/g suffix (powers of 1024). Anything else: the default.
 int64_t threshold_from_environment() {
     const char *env = std::getenv("LOOM_STREAMING_STORES");
     if (!env || !*env) return default_threshold();
-    if (equals_ignoring_case(env, "off") || equals_ignoring_case(env, "never")) return never;
-    if (equals_ignoring_case(env, "on") || equals_ignoring_case(env, "always")) return 1;
+    if (strcasecmp(env, "off") == 0 || strcasecmp(env, "never") == 0) return never;
+    if (strcasecmp(env, "on") == 0 || strcasecmp(env, "always") == 0) return 1;
     char *end = nullptr;
     long long n = std::strtoll(env, &end, 10);
     if (end == env || n < 0) return default_threshold();
