@@ -12,7 +12,10 @@
 
 #include "analysis/Simplify.h"
 #include "analysis/Simplify_Internal.h"
+#include "ir/IRMutator.h"
+#include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
+#include "ir/Substitute.h"
 
 namespace loom {
 namespace Internal {
@@ -59,11 +62,23 @@ int64_t euclid(IRNodeType op, int64_t a, int64_t b) {
     return *as_const_int(fold_binary(op, make_const(Int(64), a), make_const(Int(64), b)));
 }
 
+/** Interval ends used more than once by one operation (the corners of a
+ * product or quotient, the uses of a let) are bound to variables once they
+ * exceed this many nodes. Written out in full, such ends double with each
+ * level of nesting (a fused loop's bounds divide by the extents of the loops
+ * around it, which themselves depend on loops further out); small ends stay
+ * written out so that the simplifier can still cancel terms between them. */
+constexpr int shared_end_nodes = 400;
+
+using LetList = std::vector<std::pair<std::string, Expr>>;
+
 class BoundsOf : public IRVisitor {
 public:
     const Scope<Interval> &scope;
     Interval result;
-    explicit BoundsOf(const Scope<Interval> &s) : scope(s) {}
+    /** The ends bound to variables, in order (a value may use names before it). */
+    LetList &named;
+    BoundsOf(const Scope<Interval> &s, LetList &n) : scope(s), named(n) {}
 
     Interval of(const Expr &e) {
         e.accept(this);
@@ -72,6 +87,19 @@ public:
 
 private:
     bool overflow = false;
+
+    // An end that will be used more than once: a variable when it is large.
+    Expr share(const Expr &end) {
+        if (!end.defined()) return end;
+        int nodes = 0;
+        visit_all(end, [&](const IRNode *) { nodes++; });
+        if (nodes <= shared_end_nodes) return end;
+        std::string name = unique_name("bounds.end");
+        named.emplace_back(name, end);
+        return Variable::make(end.type(), name);
+    }
+
+    Interval share(const Interval &i) { return Interval(share(i.min), share(i.max)); }
 
     // One endpoint of op(a, b): exact on integer constants (noting overflow
     // of the type t), simplified otherwise; undefined when either is.
@@ -201,6 +229,8 @@ private:
             return;
         }
         if (a.is_bounded() && b.is_bounded()) {
+            a = share(a);
+            b = share(b);
             finish(min_of_four(combine(IRNodeType::Mul, a.min, b.min, t),
                                combine(IRNodeType::Mul, a.min, b.max, t),
                                combine(IRNodeType::Mul, a.max, b.min, t),
@@ -273,6 +303,8 @@ private:
             can_prove(GT::make(b.min, make_zero(t)))) {
             // A positive divisor: the quotient rises with a, and for a fixed a
             // moves toward zero as b grows, so the corners bound it.
+            a = share(a);
+            b = share(b);
             Expr lo = Min::make(Div::make(a.min, b.min), Div::make(a.min, b.max));
             Expr hi = Max::make(Div::make(a.max, b.min), Div::make(a.max, b.max));
             finish(Interval(simplify(lo), simplify(hi)), t);
@@ -429,11 +461,11 @@ private:
     }
 
     void visit(const Let *op) override {
-        Interval value = of(op->value);
+        Interval value = share(of(op->value));
         Scope<Interval> inner;
         inner.set_containing_scope(&scope);
         inner.push(op->name, value);
-        BoundsOf body(inner);
+        BoundsOf body(inner, named);
         result = body.of(op->body);
     }
 
@@ -507,11 +539,59 @@ private:
 
 } // namespace
 
+namespace {
+
+// Nodes of e counted as a tree, memoized per node so that counting a shared
+// DAG costs its size as a DAG.
+class TreeSize : public IRMutator {
+    std::map<const IRNode *, double> memo;
+
+public:
+    double count = 0;
+    using IRMutator::mutate;
+    Expr mutate(const Expr &e) override {
+        if (!e.defined()) return e;
+        auto it = memo.find(e.get());
+        if (it != memo.end()) {
+            count += it->second;
+            return e;
+        }
+        double before = count++;
+        IRMutator::mutate(e);
+        memo[e.get()] = count - before;
+        return e;
+    }
+};
+
+} // namespace
+
+Expr bind_named_values(const Expr &e, const std::vector<std::pair<std::string, Expr>> &named) {
+    if (named.empty()) return e;
+    // Substituted: each value is shared by pointer, so this is cheap as a DAG.
+    Expr inlined = e;
+    for (auto it = named.rbegin(); it != named.rend(); ++it)
+        inlined = substitute(it->first, it->second, inlined);
+    TreeSize size;
+    size.mutate(inlined);
+    if (size.count <= inline_named_values_nodes) return inlined;
+    Expr result = e;
+    for (auto it = named.rbegin(); it != named.rend(); ++it) {
+        if (expr_uses_var(result, it->first)) result = Let::make(it->first, it->second, result);
+    }
+    return result;
+}
+
 Interval bounds_of_expr_in_scope(const Expr &e, const Scope<Interval> &scope) {
-    BoundsOf b(scope);
+    LetList named;
+    BoundsOf b(scope, named);
     Interval r = b.of(e);
-    if (r.min.defined() && !is_const(r.min)) r.min = simplify(r.min);
-    if (r.max.defined() && !is_const(r.max)) r.max = simplify(r.max);
+    // Each end carries the definitions of the shared ends it uses.
+    auto finish = [&](const Expr &end) {
+        if (!end.defined() || is_const(end)) return end;
+        return simplify(bind_named_values(end, named));
+    };
+    r.min = finish(r.min);
+    r.max = finish(r.max);
     return r;
 }
 

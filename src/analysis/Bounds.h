@@ -7,6 +7,8 @@
 
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "analysis/Interval.h"
 #include "ir/Scope.h"
@@ -19,6 +21,14 @@ namespace Internal {
  * contains every value e can take; it is tight for +, -, * by constants,
  * min, max, clamp, select and Euclidean / and % by constants. */
 Interval bounds_of_expr_in_scope(const Expr &e, const Scope<Interval> &scope);
+
+/** e, which uses the named values (in order; each may use the names before
+ * it), made self-contained: the values substituted where the result, as a
+ * tree, stays within inline_named_values_nodes nodes (so the simplifier sees
+ * it whole), else bound by Let expressions around e, so that its size stays
+ * the sum of the values' sizes instead of growing with each use. */
+constexpr double inline_named_values_nodes = 2000;
+Expr bind_named_values(const Expr &e, const std::vector<std::pair<std::string, Expr>> &named);
 
 /** Regions of every Func (Call::Loom) and image (Call::Image) read by e or s,
  * keyed by name, given intervals for the variables in scope. Loops and lets

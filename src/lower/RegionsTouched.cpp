@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <optional>
+#include <set>
 
 #include "analysis/Bounds.h"
 #include "analysis/Simplify.h"
@@ -16,6 +17,30 @@ namespace loom {
 namespace Internal {
 
 namespace {
+
+/** A mutator that knows the names bound by the Let expressions around the
+ * node it visits: a part using one of them cannot be taken out of its Let
+ * (bounds of loop nests carry their shared ends as lets, see Bounds.cpp). */
+class LetScopedMutator : public IRMutator {
+protected:
+    std::multiset<std::string> let_bound;
+
+    using IRMutator::visit;
+    Expr visit(const Let *op) override {
+        Expr value = mutate(op->value);
+        auto it = let_bound.insert(op->name);
+        Expr body = mutate(op->body);
+        let_bound.erase(it);
+        if (value.same_as(op->value) && body.same_as(op->body)) return op;
+        return Let::make(op->name, value, body);
+    }
+
+public:
+    bool uses_let_bound(const Expr &e) const {
+        return !let_bound.empty() &&
+               expr_uses_vars(e, std::set<std::string>(let_bound.begin(), let_bound.end()));
+    }
+};
 
 /** Let variables are substituted rather than bounded one by one: the bounds
  * of a loop nest are lets of lets ("f.s0.y.min" = consumer's y - 1, ...), and
@@ -89,7 +114,7 @@ class RegionsTouched : public IRVisitor {
      * arithmetic and are put back in its result. */
     Interval bounds_hiding_invariant_divisions(const Expr &e) const {
         std::map<std::string, Expr> hidden;
-        class Hider : public IRMutator {
+        class Hider : public LetScopedMutator {
         public:
             std::function<Expr(const Expr &)> on_div;
             using IRMutator::visit;
@@ -97,7 +122,8 @@ class RegionsTouched : public IRVisitor {
             Expr visit(const Mod *op) override { return on_div(IRMutator::visit(op)); }
         } hider;
         hider.on_div = [&](const Expr &node) -> Expr {
-            if (node.type() != Int(32) || depends_on_loops(node)) return node;
+            if (node.type() != Int(32) || depends_on_loops(node) || hider.uses_let_bound(node))
+                return node;
             std::string name = "bounds.invariant." + std::to_string(hidden.size());
             hidden[name] = substitute(hidden, node); // it may hold hidden parts itself
             return Variable::make(Int(32), name);
@@ -127,7 +153,7 @@ class RegionsTouched : public IRVisitor {
         Scope<Interval> scope;
         scope.set_containing_scope(&loops);
         int counter = 0;
-        class Replacer : public IRMutator {
+        class Replacer : public LetScopedMutator {
         public:
             std::function<Expr(const Expr &, bool)> on_div;
             using IRMutator::visit;
@@ -143,7 +169,8 @@ class RegionsTouched : public IRVisitor {
         replacer.on_div = [&](const Expr &node, bool is_div) -> Expr {
             Expr a = is_div ? node.as<Div>()->a : node.as<Mod>()->a;
             Expr b = is_div ? node.as<Div>()->b : node.as<Mod>()->b;
-            if (node.type() != Int(32) || depends_on_loops(b) || !depends_on_loops(a)) {
+            if (node.type() != Int(32) || depends_on_loops(b) || !depends_on_loops(a) ||
+                replacer.uses_let_bound(node)) {
                 return node;
             }
             Interval ai = bounds_of_expr_in_scope(a, scope);
@@ -186,6 +213,21 @@ class RegionsTouched : public IRVisitor {
         for (const auto &[name, r] : ranges) loops.pop(name);
         lets = saved;
         return b;
+    }
+
+    /** A large end of a loop's range becomes a variable (defined in
+     * range_lets): ranges of inner loops and coordinates use each end of an
+     * outer range several times (the corners of a product or a quotient),
+     * so ranges written out in full double in size with each loop of a
+     * nest whose extents depend on the loops around it (fused loops of Funcs
+     * computed inside each other). Small ends stay written out, so that the
+     * simplifier can still cancel terms between them. */
+    Expr name_if_large(const std::string &name, const Expr &end) {
+        int nodes = 0;
+        visit_all(end, [&](const IRNode *) { nodes++; });
+        if (nodes <= large_range_nodes) return end;
+        range_lets.emplace_back(name, end);
+        return Variable::make(end.type(), name);
     }
 
     void record(const std::string &name, const std::vector<Expr> &args) {
@@ -231,8 +273,10 @@ protected:
         Expr hi = sub(add(lo, expand(op->extent)), 1);
         Interval range;
         Interval lo_bounds = bounds(lo), hi_bounds = bounds(hi);
-        if (lo_bounds.has_lower_bound()) range.min = lo_bounds.min;
-        if (hi_bounds.has_upper_bound()) range.max = hi_bounds.max;
+        if (lo_bounds.has_lower_bound())
+            range.min = name_if_large(op->name + ".range.min", lo_bounds.min);
+        if (hi_bounds.has_upper_bound())
+            range.max = name_if_large(op->name + ".range.max", hi_bounds.max);
         ScopedLet hide(lets, op->name, Expr());
         ScopedBinding<Interval> bind(loops, op->name, range);
         op->body.accept(this);
@@ -288,6 +332,10 @@ protected:
     }
 
 public:
+    /** Ends of loop ranges named by name_if_large, outermost loop first;
+     * each value may use the names before it. */
+    static constexpr int large_range_nodes = 400;
+    std::vector<std::pair<std::string, Expr>> range_lets;
     std::map<std::string, Box> regions;
     explicit RegionsTouched(bool w) : writes(w) {}
 };
@@ -295,10 +343,15 @@ public:
 std::map<std::string, Box> touched(const Stmt &s, bool writes) {
     RegionsTouched visitor(writes);
     s.accept(&visitor);
+    // A region end that uses named loop ranges carries their definitions as
+    // lets, so its size stays the sum of the ranges' sizes.
+    auto with_range_lets = [&](const Expr &e) {
+        return simplify(bind_named_values(e, visitor.range_lets));
+    };
     for (auto &[name, box] : visitor.regions) {
         for (Interval &i : box.bounds) {
-            if (i.has_lower_bound()) i.min = simplify(i.min);
-            if (i.has_upper_bound()) i.max = simplify(i.max);
+            if (i.has_lower_bound()) i.min = with_range_lets(simplify(i.min));
+            if (i.has_upper_bound()) i.max = with_range_lets(simplify(i.max));
         }
     }
     return visitor.regions;
