@@ -27,6 +27,7 @@ struct Target {
         OpenCL,
         StrictFloat,
         NoStreamingStores, // never write outputs with non-temporal stores
+        NoAutoPrefetch,    // no software prefetch for loads with long strides
         FeatureEnd
     };
 

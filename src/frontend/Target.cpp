@@ -38,6 +38,7 @@ const Word feature_words[] = {
     {"opencl", Target::OpenCL},
     {"strict_float", Target::StrictFloat},
     {"no_streaming_stores", Target::NoStreamingStores},
+    {"no_auto_prefetch", Target::NoAutoPrefetch},
 };
 static_assert(sizeof(feature_words) / sizeof(feature_words[0]) == Target::FeatureEnd,
               "every Target::Feature needs a word");

@@ -293,6 +293,8 @@ const char *intrinsic_name(Intrinsic op) {
         return "atomic_update";
     case Intrinsic::memory_fence:
         return "memory_fence";
+    case Intrinsic::prefetch:
+        return "prefetch";
     }
     return "unknown_intrinsic";
 }

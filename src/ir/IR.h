@@ -212,6 +212,10 @@ enum class Intrinsic : uint8_t {
     /** Orders this thread's earlier stores, streaming ones included, before
      * its later memory accesses (a full fence; no args, result Int(32) 0). */
     memory_fence,
+    /** Brings the cache line of one buffer element into the cache: args
+     * (buffer name, element index); the call's type is the element type.
+     * Never faults, whatever the index. */
+    prefetch,
 };
 
 const char *intrinsic_name(Intrinsic op);

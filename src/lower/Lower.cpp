@@ -14,6 +14,7 @@
 #include "lower/InlineFunctions.h"
 #include "lower/LowerUtil.h"
 #include "lower/PartitionLoops.h"
+#include "lower/PrefetchStridedLoads.h"
 #include "lower/RemoveDeadLets.h"
 #include "lower/ScheduleFunctions.h"
 #include "lower/SlidingWindow.h"
@@ -91,6 +92,9 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
 
     s = streaming_stores(s, args, target);
     log_pass("streaming_stores", s);
+
+    s = prefetch_strided_loads(s, target);
+    log_pass("prefetch_strided_loads", s);
 
     s = bind_host_pointers(s, args);
     log_pass("bind_host_pointers", s);

@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "ir/IRUtil.h"
+
 namespace loom {
 namespace Internal {
 
@@ -72,6 +74,12 @@ Expr min(const Expr &a, const Expr &b) {
 }
 Expr max(const Expr &a, const Expr &b) {
     return Max::make(as_int32(a), as_int32(b));
+}
+
+bool contains_loop(const Stmt &s) {
+    bool found = false;
+    visit_all(s, [&](const IRNode *n) { found = found || n->node_type == IRNodeType::For; });
+    return found;
 }
 
 int debug_level() {

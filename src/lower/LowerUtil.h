@@ -33,6 +33,9 @@ std::string buffer_name(const Function &f, int value_index);
  * update stage of func, which storage flattening turns into atomic updates. */
 std::string atomic_marker(const std::string &func);
 
+/** Does s contain a loop? */
+bool contains_loop(const Stmt &s);
+
 /** Int(32) Variable named `name`. */
 Expr int_var(const std::string &name);
 /** The hidden user context argument of every runtime call. */

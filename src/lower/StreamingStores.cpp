@@ -112,12 +112,6 @@ std::optional<Progression> progression(const Expr &e, const std::string &v, cons
     return std::nullopt;
 }
 
-bool contains_loop(const Stmt &s) {
-    bool found = false;
-    visit_all(s, [&](const IRNode *n) { found = found || n->node_type == IRNodeType::For; });
-    return found;
-}
-
 Stmt memory_fence() {
     return Evaluate::make(Call::make(Int(32), Intrinsic::memory_fence, {}, Call::Intrinsic));
 }

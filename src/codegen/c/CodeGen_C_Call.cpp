@@ -412,6 +412,16 @@ std::string CodeGen_C::codegen_intrinsic(const Call *op) {
         // fence that follows them only has to keep its meaning.
         line() << "__atomic_thread_fence(__ATOMIC_SEQ_CST);\n";
         return "0";
+    case Intrinsic::prefetch: {
+        const auto *buffer = args.at(0).as<StringImm>();
+        internal_assert(buffer, "prefetch needs a buffer name");
+        const Symbol &memory = symbol(buffer->value);
+        used_names.insert(memory.c_name);
+        std::string index = codegen(args.at(1));
+        line() << "__builtin_prefetch(((const " << c_memory_type(t) << " *)" << memory.c_name
+               << ") + " << index << ");\n";
+        return "0";
+    }
     default: // the other emitters' intrinsics (CodeGenVisitor::codegen_call)
         break;
     }

@@ -334,6 +334,18 @@ llvm::Value *CodeGen_LLVM::codegen_intrinsic(const Call *op) {
         // MFENCE there.
         builder->CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
         return llvm::ConstantInt::get(i32_t, 0);
+    case Intrinsic::prefetch: {
+        // A read prefetch into all cache levels (prefetcht0 on x86).
+        const auto *buffer = args.at(0).as<StringImm>();
+        internal_assert(buffer, "prefetch needs a buffer name");
+        llvm::Value *ptr =
+            element_pointer(buffer->value, llvm_memory_type_of(t), codegen(args.at(1)));
+        llvm::Function *prefetch = llvm::Intrinsic::getDeclaration(
+            module.get(), llvm::Intrinsic::prefetch, {ptr->getType()});
+        builder->CreateCall(
+            prefetch, {ptr, builder->getInt32(0), builder->getInt32(3), builder->getInt32(1)});
+        return llvm::Constant::getNullValue(llvm_type_of(t));
+    }
     default: // the other emitters' intrinsics (CodeGenVisitor::codegen_call)
         break;
     }
