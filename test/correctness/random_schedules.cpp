@@ -3,7 +3,8 @@
 // whatever order the schedule computes in.
 //
 // Seeded from LOOM_TEST_SEED (else the clock); LOOM_RANDOM_SCHEDULES sets the
-// count per pipeline (default 40: five pipelines make 200 per run); LOOM_TEST_ONLY=i reruns one
+// count per pipeline (default 40: five pipelines make 200 per run; 10 under the C backend);
+// LOOM_TEST_ONLY=i reruns one
 // schedule; LOOM_RANDOM_NO_FUSE=1 generates no fuse. A failure prints the seed, the schedule index
 // and the schedule as code.
 
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "Loom.h"
+#include "common/RandomSchedules.h"
 
 using namespace loom;
 
@@ -597,22 +599,10 @@ void apply_schedule(const Schedule &s, std::vector<Func> &funcs) {
     }
 }
 
-uint64_t env_u64(const char *name, uint64_t fallback) {
-    const char *v = std::getenv(name);
-    return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
-}
-
-uint64_t test_seed() {
-    static uint64_t seed = env_u64(
-        "LOOM_TEST_SEED",
-        uint64_t(std::chrono::system_clock::now().time_since_epoch().count()) % 1000000007u);
-    return seed;
-}
-
 void run_pipeline(const PipelineDef &def) {
-    const uint64_t seed = test_seed();
-    const int count = int(env_u64("LOOM_RANDOM_SCHEDULES", 40));
-    const long only = long(env_u64("LOOM_TEST_ONLY", uint64_t(-1)));
+    const uint64_t seed = loom_test::random_schedule_seed();
+    const int count = loom_test::random_schedule_count(40);
+    const long only = long(loom_test::env_u64("LOOM_TEST_ONLY", uint64_t(-1)));
     INFO("pipeline " << def.name << ", LOOM_TEST_SEED=" << seed);
 
     Buffer<int> in(W, H);

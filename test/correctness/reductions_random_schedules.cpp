@@ -2,7 +2,8 @@
 // reorders, vectorize/parallel of pure Vars, unrolled RVars, atomic or
 // rfactor for a histogram) checked against plain C++. Seeded from
 // LOOM_TEST_SEED (else the clock); LOOM_RANDOM_SCHEDULES sets the count
-// per pipeline (default 20: three pipelines make 60 per run). A failure
+// per pipeline (default 20: three pipelines make 60 per run; 10 under the C
+// backend). A failure
 // prints the seed, the schedule index and the schedule.
 
 #include <catch2/catch.hpp>
@@ -15,24 +16,13 @@
 #include <vector>
 
 #include "Loom.h"
+#include "common/RandomSchedules.h"
 
 using namespace loom;
 
 namespace {
 
 constexpr int W = 23, H = 17;
-
-uint64_t env_u64(const char *name, uint64_t fallback) {
-    const char *v = std::getenv(name);
-    return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
-}
-
-uint64_t test_seed() {
-    static const uint64_t seed = env_u64(
-        "LOOM_TEST_SEED",
-        uint64_t(std::chrono::system_clock::now().time_since_epoch().count()) % 1000000007u);
-    return seed;
-}
 
 /** One loop of the update being scheduled. */
 struct Loop {
@@ -128,8 +118,8 @@ Buffer<int> make_input(uint64_t seed) {
 
 TEST_CASE("random schedules of a 2-D RDom convolution update",
           "[correctness][reductions][random]") {
-    const uint64_t seed = test_seed();
-    const int count = int(env_u64("LOOM_RANDOM_SCHEDULES", 20));
+    const uint64_t seed = loom_test::random_schedule_seed();
+    const int count = loom_test::random_schedule_count(20);
     Buffer<int> in = make_input(seed);
     std::vector<int> ref(size_t(W * H));
     for (int y = 0; y < H; y++)
@@ -175,8 +165,8 @@ TEST_CASE("random schedules of a 2-D RDom convolution update",
 
 TEST_CASE("random schedules of a histogram (plain, atomic, rfactor)",
           "[correctness][reductions][random]") {
-    const uint64_t seed = test_seed();
-    const int count = int(env_u64("LOOM_RANDOM_SCHEDULES", 20));
+    const uint64_t seed = loom_test::random_schedule_seed();
+    const int count = loom_test::random_schedule_count(20);
     Buffer<int> in = make_input(seed + 1);
     const int bins = 19;
     std::vector<int> ref(bins, 0);
@@ -216,8 +206,8 @@ TEST_CASE("random schedules of a histogram (plain, atomic, rfactor)",
 }
 
 TEST_CASE("random schedules of a scan and column sums", "[correctness][reductions][random]") {
-    const uint64_t seed = test_seed();
-    const int count = int(env_u64("LOOM_RANDOM_SCHEDULES", 20));
+    const uint64_t seed = loom_test::random_schedule_seed();
+    const int count = loom_test::random_schedule_count(20);
     Buffer<int> in = make_input(seed + 2);
     std::vector<int> ref(size_t(W * H));
     for (int x = 0; x < W; x++) {
