@@ -539,31 +539,7 @@ private:
 
 } // namespace
 
-namespace {
-
-// Nodes of e counted as a tree, memoized per node so that counting a shared
-// DAG costs its size as a DAG.
-class TreeSize : public IRMutator {
-    std::map<const IRNode *, double> memo;
-
-public:
-    double count = 0;
-    using IRMutator::mutate;
-    Expr mutate(const Expr &e) override {
-        if (!e.defined()) return e;
-        auto it = memo.find(e.get());
-        if (it != memo.end()) {
-            count += it->second;
-            return e;
-        }
-        double before = count++;
-        IRMutator::mutate(e);
-        memo[e.get()] = count - before;
-        return e;
-    }
-};
-
-} // namespace
+namespace {} // namespace
 
 Expr bind_named_values(const Expr &e, const std::vector<std::pair<std::string, Expr>> &named) {
     if (named.empty()) return e;
@@ -571,9 +547,7 @@ Expr bind_named_values(const Expr &e, const std::vector<std::pair<std::string, E
     Expr inlined = e;
     for (auto it = named.rbegin(); it != named.rend(); ++it)
         inlined = substitute(it->first, it->second, inlined);
-    TreeSize size;
-    size.mutate(inlined);
-    if (size.count <= inline_named_values_nodes) return inlined;
+    if (tree_size(inlined) <= inline_named_values_nodes) return inlined;
     Expr result = e;
     for (auto it = named.rbegin(); it != named.rend(); ++it) {
         if (expr_uses_var(result, it->first)) result = Let::make(it->first, it->second, result);

@@ -1,7 +1,9 @@
 #include "ir/IRUtil.h"
 
 #include <atomic>
+#include <map>
 
+#include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "ir/Scope.h"
 
@@ -131,6 +133,36 @@ void visit_all(const Expr &e, const std::function<void(const IRNode *)> &f) {
 void visit_all(const Stmt &s, const std::function<void(const IRNode *)> &f) {
     VisitAll v(f);
     if (s.defined()) s.accept(&v);
+}
+
+namespace {
+
+class TreeSize : public IRMutator {
+    std::map<const IRNode *, double> memo;
+
+public:
+    double count = 0;
+    using IRMutator::mutate;
+    Expr mutate(const Expr &e) override {
+        if (!e.defined()) return e;
+        auto it = memo.find(e.get());
+        if (it != memo.end()) {
+            count += it->second;
+            return e;
+        }
+        double before = count++;
+        IRMutator::mutate(e);
+        memo[e.get()] = count - before;
+        return e;
+    }
+};
+
+} // namespace
+
+double tree_size(const Expr &e) {
+    TreeSize size;
+    size.mutate(e);
+    return size.count;
 }
 
 std::string unique_name(const std::string &prefix) {

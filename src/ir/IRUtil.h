@@ -28,6 +28,10 @@ void visit_all(const Stmt &s, const std::function<void(const IRNode *)> &f);
  * them is harmless, as the inner definition shadows them. */
 std::set<std::string> referenced_names(const Stmt &s);
 
+/** The number of nodes of e counted as a tree (a subexpression shared n
+ * times counts n times), computed in time linear in e's size as a DAG. */
+double tree_size(const Expr &e);
+
 /** A fresh name with the given prefix, unique within the process. */
 std::string unique_name(const std::string &prefix);
 

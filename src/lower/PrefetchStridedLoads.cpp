@@ -30,6 +30,7 @@ constexpr int64_t small_buffer_bytes = 32 * 1024;
 constexpr int max_groups_per_loop = 8;
 constexpr int max_prefetches_per_group = 4;
 constexpr int64_t cache_line_bytes = 64;
+constexpr double max_expanded_index_nodes = 1000;
 
 /** Loads of one buffer whose indices differ by constants. */
 struct LoadGroup {
@@ -120,7 +121,10 @@ protected:
             if (std::abs(*c) * elem_bytes < min_constant_stride_bytes) return;
         }
 
+        // Lets of lets can expand to a tree far larger than the loop body
+        // (CSE of an unrolled body); such an index is left to the hardware.
         Expr expanded = substitute(v_lets.values, base);
+        if (tree_size(expanded) > max_expanded_index_nodes) return;
         int group = -1;
         int64_t offset = 0;
         for (size_t g = 0; g < groups.size() && group < 0; g++) {

@@ -9,6 +9,7 @@
 #include "ir/IREquality.h"
 #include "ir/IROperator.h"
 #include "ir/IRUtil.h"
+#include "ir/Substitute.h"
 #include "lower/PrefetchStridedLoads.h"
 
 // prefetch_strided_loads on hand-built loops: which loads get prefetches,
@@ -130,4 +131,19 @@ TEST_CASE("prefetch: indices use the loop's lets but not expression lets out of 
     const LetStmt *let = f->body.as<LetStmt>();
     REQUIRE(let);
     CHECK(let->body.as<Block>());
+}
+
+TEST_CASE("prefetch: an index whose lets expand to a huge tree is left alone",
+          "[unit][lower][prefetch]") {
+    // r0 = k * s, r(i) = r(i-1) + r(i-1): r24 written out has 2^24 nodes.
+    // Grouping its two loads would simplify that tree.
+    Expr index = ivar("r24");
+    Stmt body = store(Add::make(load("b", index), load("b", Add::make(index, Expr(1)))), ivar("k"));
+    for (int i = 24; i >= 1; i--) {
+        std::string prev = "r" + std::to_string(i - 1);
+        body = LetStmt::make("r" + std::to_string(i), Add::make(ivar(prev), ivar(prev)), body);
+    }
+    body = LetStmt::make("r0", Mul::make(ivar("k"), ivar("s")), body);
+    CHECK(prefetches(prefetch_strided_loads(loop("k", ivar("n"), body), x86)).empty());
+    CHECK(tree_size(substitute("r0", ivar("k"), Add::make(ivar("r0"), ivar("r0")))) == 3);
 }
