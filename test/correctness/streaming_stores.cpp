@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "Loom.h"
+#include "common/ScopedEnv.h"
 #include "common/ScratchFile.h"
 #include "runtime/RuntimeFunctions.h"
 
@@ -28,29 +29,12 @@ namespace {
 using loom_test::read_text;
 using loom_test::ScratchFile;
 
-/** Sets an environment variable for its lifetime. */
-struct EnvSetting {
-    std::string name, saved;
-    bool had = false;
-    EnvSetting(const char *name, const char *value) : name(name) {
-        if (const char *old = std::getenv(name)) had = true, saved = old;
-        if (value)
-            setenv(name, value, 1);
-        else
-            unsetenv(name);
-    }
-    ~EnvSetting() {
-        if (had)
-            setenv(name.c_str(), saved.c_str(), 1);
-        else
-            unsetenv(name.c_str());
-    }
-};
+using loom_test::ScopedEnv;
 
 /** LOOM_STREAMING_STORES for its lifetime; the runtime caches the threshold,
  * so it is reset on the way in and out. */
 struct StreamingSetting {
-    EnvSetting env;
+    ScopedEnv env;
     explicit StreamingSetting(const char *value) : env("LOOM_STREAMING_STORES", value) {
         loom_reset_streaming_store_threshold();
     }
@@ -253,7 +237,7 @@ TEST_CASE("streaming stores: Tuple outputs match C++", "[correctness][streaming]
 
 TEST_CASE("streaming stores: the C backend runs them as ordinary stores",
           "[correctness][streaming]") {
-    EnvSetting backend("LOOM_JIT_BACKEND", "c");
+    ScopedEnv backend("LOOM_JIT_BACKEND", "c");
     Buffer<float> in = float_image(45, 4);
     check_output<float>([&] { return pointwise_float(in, 8, TailStrategy::Auto, true); }, 45, 4,
                         pointwise_expected);

@@ -8,6 +8,8 @@
 #include "lower_interpreter.h"
 #include "lower_test_util.h"
 
+#include "common/ScopedEnv.h"
+
 // The C-source JIT compiles against the LoomRuntime.h built into libloom, so
 // it needs no include folder; $LOOM_INCLUDE_DIR overrides that copy.
 
@@ -15,28 +17,7 @@ using namespace lower_test;
 
 namespace {
 
-/** Sets (or, with nullptr, unsets) an environment variable for one scope. */
-class ScopedEnv {
-public:
-    ScopedEnv(const char *name, const char *value) : name(name) {
-        if (const char *old = std::getenv(name)) saved = old, had_value = true;
-        if (value)
-            setenv(name, value, 1);
-        else
-            unsetenv(name);
-    }
-    ~ScopedEnv() {
-        if (had_value)
-            setenv(name, saved.c_str(), 1);
-        else
-            unsetenv(name);
-    }
-
-private:
-    const char *name;
-    std::string saved;
-    bool had_value = false;
-};
+using loom_test::ScopedEnv;
 
 LoweredFunc plus_one() {
     Parameter in(Int(32), true, 1, "in");
