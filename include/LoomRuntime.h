@@ -36,6 +36,54 @@ typedef struct loom_dimension_t {
 } loom_dimension_t;
 
 struct loom_device_interface_t;
+struct loom_buffer_t;
+
+/** Device APIs a pipeline can run kernels on (loom::DeviceAPI's GPU values). */
+typedef enum loom_device_api_t {
+    loom_device_api_none = 0,
+    loom_device_api_opencl = 1,
+    loom_device_api_cuda = 2
+} loom_device_api_t;
+
+/** The operations of one device API on buffers, in Halide's shape. A buffer
+ * with a device allocation points at the table that made it
+ * (loom_buffer_t::device_interface). Each returns 0 or a negative
+ * loom_error_code_t after reporting a message. */
+typedef struct loom_device_interface_t {
+    /* Allocate device memory for the buffer's whole span (buffer->device). */
+    int (*device_malloc)(void *user_context, struct loom_buffer_t *buffer,
+                         const struct loom_device_interface_t *device_interface);
+    /* Release the buffer's device memory (a no-op without any). */
+    int (*device_free)(void *user_context, struct loom_buffer_t *buffer);
+    /* Wait for all work touching the buffer (NULL: all work) to finish. */
+    int (*device_sync)(void *user_context, struct loom_buffer_t *buffer);
+    /* Device -> host when device-dirty; clears the flag. */
+    int (*copy_to_host)(void *user_context, struct loom_buffer_t *buffer);
+    /* Allocates when needed; host -> device when host-dirty; clears the flag. */
+    int (*copy_to_device)(void *user_context, struct loom_buffer_t *buffer,
+                          const struct loom_device_interface_t *device_interface);
+    /* Copies src into dst where they overlap (host or device on either side). */
+    int (*buffer_copy)(void *user_context, struct loom_buffer_t *src,
+                       const struct loom_device_interface_t *dst_device_interface,
+                       struct loom_buffer_t *dst);
+    /* dst (already shaped as a crop of src) shares src's device memory. */
+    int (*device_crop)(void *user_context, const struct loom_buffer_t *src,
+                       struct loom_buffer_t *dst);
+    /* dst (already shaped as slice `pos` of dimension `dim` of src) shares its memory. */
+    int (*device_slice)(void *user_context, const struct loom_buffer_t *src, int dim, int pos,
+                        struct loom_buffer_t *dst);
+    /* Undo device_crop/device_slice on dst. */
+    int (*device_release_crop)(void *user_context, struct loom_buffer_t *buffer);
+    /* Wrap a native handle (cl_mem, CUdeviceptr) the caller keeps owning. */
+    int (*wrap_native)(void *user_context, struct loom_buffer_t *buffer, uint64_t handle,
+                       const struct loom_device_interface_t *device_interface);
+    /* Forget a wrapped native handle without freeing it. */
+    int (*detach_native)(void *user_context, struct loom_buffer_t *buffer);
+    /* Drop cached programs, kernels and pooled allocations of this API. */
+    void (*release)(void *user_context);
+    const char *name;   /* "OpenCL", "CUDA" */
+    int32_t device_api; /* loom_device_api_t */
+} loom_device_interface_t;
 
 /** Flags of loom_buffer_t::flags. */
 enum { loom_buffer_flag_host_dirty = 1, loom_buffer_flag_device_dirty = 2 };
@@ -44,7 +92,7 @@ enum { loom_buffer_flag_host_dirty = 1, loom_buffer_flag_device_dirty = 2 };
  * dimensions. Generated entry points take every image as a loom_buffer_t *. */
 typedef struct loom_buffer_t {
     uint64_t device;                                        /* device handle; 0 when none */
-    const struct loom_device_interface_t *device_interface; /* reserved for GPU runtimes */
+    const struct loom_device_interface_t *device_interface; /* API owning `device`, or NULL */
     uint8_t *host;                                          /* element at the mins of all dims */
     uint64_t flags;
     loom_type_t type;
@@ -88,6 +136,27 @@ loom_error_handler_t loom_set_error_handler(loom_error_handler_t handler);
 
 /** Report an error message through the context's handler or the global one. */
 void loom_report_error(void *user_context, const char *message);
+
+/** The device interface of an API, or NULL when this runtime has none for it
+ * (the driver library is loaded only when a buffer or kernel needs it). */
+const loom_device_interface_t *loom_device_interface_for(int32_t device_api);
+const loom_device_interface_t *loom_opencl_device_interface(void);
+
+/** Buffer operations that dispatch through buffer->device_interface (or
+ * through the interface given). Each returns 0 or a negative error code. */
+int loom_device_malloc(void *user_context, loom_buffer_t *buffer,
+                       const loom_device_interface_t *device_interface);
+int loom_device_free(void *user_context, loom_buffer_t *buffer);
+int loom_device_sync(void *user_context, loom_buffer_t *buffer);
+int loom_copy_to_host(void *user_context, loom_buffer_t *buffer);
+int loom_copy_to_device(void *user_context, loom_buffer_t *buffer,
+                        const loom_device_interface_t *device_interface);
+int loom_device_wrap_native(void *user_context, loom_buffer_t *buffer,
+                            const loom_device_interface_t *device_interface, uint64_t handle);
+int loom_device_detach_native(void *user_context, loom_buffer_t *buffer);
+/** Device allocations made through the runtime and not yet freed (pooled
+ * blocks not counted): tests check that pipelines free what they allocate. */
+int64_t loom_device_live_allocations(void);
 
 /** Description of one argument of a generated entry point (for metadata). */
 typedef enum loom_argument_kind_t {

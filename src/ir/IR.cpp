@@ -295,6 +295,8 @@ const char *intrinsic_name(Intrinsic op) {
         return "memory_fence";
     case Intrinsic::prefetch:
         return "prefetch";
+    case Intrinsic::gpu_thread_barrier:
+        return "gpu_thread_barrier";
     }
     return "unknown_intrinsic";
 }

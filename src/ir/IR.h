@@ -216,6 +216,9 @@ enum class Intrinsic : uint8_t {
      * (buffer name, element index); the call's type is the element type.
      * Never faults, whatever the index. */
     prefetch,
+    /** A barrier of all threads of a GPU block, ordering their block-shared
+     * memory accesses (inside kernels only; no args, result Int(32) 0). */
+    gpu_thread_barrier,
 };
 
 const char *intrinsic_name(Intrinsic op);

@@ -78,6 +78,39 @@ int64_t loom_streaming_store_threshold(void *uc);
 /* For tests: the next loom_streaming_store_threshold() reads the environment again. */
 void loom_reset_streaming_store_threshold(void);
 
+/* ---- GPU (see src/lower/DeviceKernel.h for the kernels' side) ----
+ * Device-API-generic calls generated host code makes around kernels; each
+ * returns 0 or a negative loom_error_code_t after reporting a message. */
+
+/* Launches kernel `kernel_name` of `source` (the device source of all the
+ * pipeline's kernels of `device_api`, one program) on a grid of
+ * blocks_x*y*z blocks of threads_x*y*z threads. The program is built once
+ * per context and cached (memory and disk); the kernel object once.
+ * `arg_kinds` has one letter per kernel argument, in order:
+ *   'b'  args[i] holds a loom_buffer_t * with a device allocation of this API;
+ *   '1' '2' '4' '8'  a scalar of that many bytes in the low bytes of args[i];
+ *   's'  (last only) the kernel's dynamic shared/local memory, shared_bytes
+ *        long (args[i] unused).
+ * shared_bytes is the dynamic shared memory of the launch (0 when none). */
+int loom_device_run(void *uc, int32_t device_api, const char *source, const char *kernel_name,
+                    int32_t blocks_x, int32_t blocks_y, int32_t blocks_z, int32_t threads_x,
+                    int32_t threads_y, int32_t threads_z, int32_t shared_bytes,
+                    const char *arg_kinds, const uint64_t *args);
+
+/* Generated-code forms of the buffer operations in LoomRuntime.h, taking the
+ * device API as a number (loom_device_api_t). */
+int loom_buffer_copy_to_device(void *uc, loom_buffer_t *b, int32_t device_api);
+int loom_buffer_copy_to_host(void *uc, loom_buffer_t *b);
+int loom_buffer_set_host_dirty(void *uc, loom_buffer_t *b, int32_t dirty);
+int loom_buffer_set_device_dirty(void *uc, loom_buffer_t *b, int32_t dirty);
+
+/* A pipeline-internal buffer of `bytes` bytes (1-D, UInt(8)) whose device
+ * memory kernels use; `host` (may be NULL) is its host memory, when host
+ * code also reads or writes it. Returns NULL after reporting an error. */
+loom_buffer_t *loom_device_buffer_create(void *uc, void *host, int64_t bytes, int32_t device_api);
+/* Frees the device memory of a buffer from loom_device_buffer_create, and it. */
+int loom_device_buffer_destroy(void *uc, loom_buffer_t *b);
+
 /* print()/print_when(): writes a line to stderr. */
 void loom_print(void *uc, const char *message);
 
