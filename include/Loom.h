@@ -7,6 +7,7 @@
 #include "loom/Argument.h"
 #include "loom/BoundaryConditions.h"
 #include "loom/Buffer.h"
+#include "loom/DeviceAPI.h"
 #include "loom/Dimension.h"
 #include "loom/Error.h"
 #include "loom/Expr.h"

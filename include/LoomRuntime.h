@@ -53,13 +53,17 @@ typedef struct loom_device_interface_t {
     /* Allocate device memory for the buffer's whole span (buffer->device). */
     int (*device_malloc)(void *user_context, struct loom_buffer_t *buffer,
                          const struct loom_device_interface_t *device_interface);
-    /* Release the buffer's device memory (a no-op without any). */
+    /* Release the buffer's device memory (a no-op without any); a crop or
+     * slice is released as by device_release_crop, a wrapped native handle
+     * is only forgotten (its owner frees it). */
     int (*device_free)(void *user_context, struct loom_buffer_t *buffer);
     /* Wait for all work touching the buffer (NULL: all work) to finish. */
     int (*device_sync)(void *user_context, struct loom_buffer_t *buffer);
     /* Device -> host when device-dirty; clears the flag. */
     int (*copy_to_host)(void *user_context, struct loom_buffer_t *buffer);
-    /* Allocates when needed; host -> device when host-dirty; clears the flag. */
+    /* Allocates when needed; host -> device when host-dirty, or when the
+     * device memory is new and the buffer has host memory (new device memory
+     * holds nothing yet); clears host-dirty. Dirty on both sides is an error. */
     int (*copy_to_device)(void *user_context, struct loom_buffer_t *buffer,
                           const struct loom_device_interface_t *device_interface);
     /* Copies src into dst where they overlap (host or device on either side). */
@@ -154,8 +158,9 @@ int loom_copy_to_device(void *user_context, loom_buffer_t *buffer,
 int loom_device_wrap_native(void *user_context, loom_buffer_t *buffer,
                             const loom_device_interface_t *device_interface, uint64_t handle);
 int loom_device_detach_native(void *user_context, loom_buffer_t *buffer);
-/** Device allocations made through the runtime and not yet freed (pooled
- * blocks not counted): tests check that pipelines free what they allocate. */
+/** Device allocations, crops and slices made through the runtime and not yet
+ * freed (blocks kept in the runtime's pool for reuse and wrapped native
+ * handles not counted): tests check that pipelines free what they allocate. */
 int64_t loom_device_live_allocations(void);
 
 /** Description of one argument of a generated entry point (for metadata). */

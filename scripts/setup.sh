@@ -5,7 +5,10 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # LOOM_EXTRA_PACKAGES adds packages for optional parts (scripts/bench.sh).
+# OpenCL: the headers build the runtime (which loads libOpenCL with dlopen);
+# PoCL is the OpenCL device the GPU tests run on, clinfo lists the devices.
 packages=(cmake ninja-build g++ ccache pkg-config llvm-19-dev catch2 libpng-dev zlib1g-dev
+  opencl-headers ocl-icd-opencl-dev pocl-opencl-icd clinfo
   ${LOOM_EXTRA_PACKAGES:-})
 missing=()
 for p in "${packages[@]}"; do

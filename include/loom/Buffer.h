@@ -1,7 +1,22 @@
 #ifndef LOOM_BUFFER_H
 #define LOOM_BUFFER_H
 
-/** \file Buffer<T, Dims>: host memory with a min, extent and stride per dimension. */
+/** \file Buffer<T, Dims>: host memory with a min, extent and stride per
+ * dimension, and optionally a copy of it on a GPU.
+ *
+ * Device memory follows Halide's dirty flags: after a kernel writes a buffer
+ * on the device it is device-dirty, after the host writes it host-dirty, and
+ * copy_to_host()/copy_to_device() copy only what is dirty. Unlike Halide,
+ * reading a device-dirty Buffer on the host never returns stale data: every
+ * host accessor (operator() with integer coordinates, data(), for_each_value,
+ * fill, copy, copy_to_host) first copies the device's data back, at the cost
+ * of one flag test when there is nothing to copy. raw_buffer() does not: it is
+ * how pipelines see the buffer on either side.
+ * As in Halide, element access through a non-const Buffer (`b(x, y) = v`),
+ * fill() and for_each_value() mark the buffer host-dirty, so that the next
+ * copy_to_device() (or pipeline run on the GPU) uploads the change; access
+ * through a const Buffer does not. Writes through data(), or through a const
+ * Buffer's element references, need an explicit set_host_dirty(). */
 
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +29,7 @@
 #include <vector>
 
 #include "LoomRuntime.h"
+#include "loom/DeviceAPI.h"
 #include "loom/Expr.h"
 #include "loom/IntrusivePtr.h"
 #include "loom/Type.h"
@@ -21,6 +37,7 @@
 namespace loom {
 
 template <typename T, int Dims> class Buffer;
+struct Target;
 
 namespace Internal {
 
@@ -34,7 +51,21 @@ struct BufferContents : RefCounted {
     std::vector<loom_dimension_t> dims;
     std::shared_ptr<uint8_t> allocation; // null when wrapping user memory
     std::string name;
+    /** Frees the device memory (a wrapped native handle is only forgotten). */
+    ~BufferContents() override;
 };
+
+/** The device operations of Buffer, calling the runtime (LoomRuntime.h);
+ * each throws RuntimeError with the runtime's message on failure. */
+void buffer_copy_to_device(BufferContents &c, DeviceAPI api);
+void buffer_copy_to_device(BufferContents &c, const Target &target);
+void buffer_copy_to_host(BufferContents &c);
+void buffer_device_malloc(BufferContents &c, DeviceAPI api);
+void buffer_device_free(BufferContents &c);
+void buffer_device_sync(BufferContents &c);
+void buffer_device_wrap_native(BufferContents &c, DeviceAPI api, uint64_t handle);
+void buffer_device_detach_native(BufferContents &c);
+void buffer_set_device_dirty(BufferContents &c, bool dirty);
 
 std::string unique_buffer_name();
 [[noreturn]] void buffer_error(const std::string &message);
@@ -73,6 +104,12 @@ template <typename T = void, int Dims = -1> class Buffer {
             Internal::buffer_error("Buffer of " + std::to_string(Dims) +
                                    " dimensions constructed with " + std::to_string(d) +
                                    " dimensions");
+    }
+
+    // Copies the device's data back when the host's is stale (a flag test otherwise).
+    void sync_host() const {
+        if (contents.defined() && (contents->raw.flags & loom_buffer_flag_device_dirty))
+            Internal::buffer_copy_to_host(*contents);
     }
 
     void init(Type t, const std::vector<int> &sizes, uint8_t *data) {
@@ -224,7 +261,12 @@ public:
         return *this;
     }
 
-    ElemRef *data() const { return reinterpret_cast<ElemRef *>(contents->raw.host); }
+    /** The host memory, copied back from the device first when device-dirty. */
+    ElemRef *data() const {
+        sync_host();
+        return reinterpret_cast<ElemRef *>(contents->raw.host);
+    }
+    /** The C view pipelines take; no copies (see the file comment). */
     loom_buffer_t *raw_buffer() const { return &contents->raw; }
 
     /** Offset in elements of a coordinate from the host pointer. */
@@ -252,6 +294,21 @@ public:
     ElemRef &operator()(const std::vector<int> &coords) const {
         static_assert(typed, "element access needs a typed Buffer<T>");
         return data()[offset_of(coords)];
+    }
+    /** Element access through a non-const Buffer may write: it marks the
+     * buffer host-dirty (after copying device-dirty data back), as Halide's does. */
+    template <typename... Args, typename = std::enable_if_t<(std::is_integral_v<Args> && ...)>>
+    ElemRef &operator()(Args... coords) {
+        static_assert(typed, "element access needs a typed Buffer<T>");
+        ElemRef *p = data();
+        contents->raw.flags |= loom_buffer_flag_host_dirty;
+        return p[offset_of(coords...)];
+    }
+    ElemRef &operator()(const std::vector<int> &coords) {
+        static_assert(typed, "element access needs a typed Buffer<T>");
+        ElemRef *p = data();
+        contents->raw.flags |= loom_buffer_flag_host_dirty;
+        return p[offset_of(coords)];
     }
 
     /** A read of this buffer in an algorithm: `input(x, y + 1)`. */
@@ -289,18 +346,23 @@ public:
             if (i == n) return;
         }
     }
-    /** Call f(value&) for every element. */
+    /** Call f(value&) for every element; marks the buffer host-dirty, since f may write. */
     template <typename F> void for_each_value(F &&f) const {
         static_assert(typed, "for_each_value needs a typed Buffer<T>");
+        sync_host();
         for_each_element([&](const std::vector<int> &p) { f((*this)(p)); });
+        contents->raw.flags |= loom_buffer_flag_host_dirty;
     }
+    /** Set every element (marks the buffer host-dirty). */
     void fill(ElemRef v) const {
         static_assert(typed, "fill needs a typed Buffer<T>");
         for_each_value([&](ElemRef &e) { e = v; });
     }
 
-    /** A deep, dense copy with the same mins. */
+    /** A deep, dense copy of the host memory with the same mins (copied back
+     * from the device first when device-dirty); the copy has no device memory. */
     Buffer copy() const {
+        sync_host();
         std::vector<int> sizes;
         for (int i = 0; i < dimensions(); i++) sizes.push_back(extent(i));
         Buffer<T, Dims> out(type(), sizes);
@@ -316,14 +378,72 @@ public:
         return out;
     }
 
-    /** Host/device synchronization; host-only until a GPU runtime is used. */
-    int copy_to_host() const { return 0; }
-    int copy_to_device() const { return 0; }
+    /** Device memory (GPU). Each call throws RuntimeError with the runtime's
+     * message when it fails, and returns 0 otherwise (Halide's signatures).
+     * DeviceAPI::Default_GPU is OpenCL. A Buffer given device memory here
+     * frees it when its last copy goes; a wrapped native handle stays the
+     * caller's. */
+
+    /** Allocate device memory when there is none, and copy the host memory
+     * there when it is host-dirty or the device memory is new. */
+    int copy_to_device(DeviceAPI api = DeviceAPI::Default_GPU) const {
+        Internal::buffer_copy_to_device(*contents, api);
+        return 0;
+    }
+    /** As above, on the GPU API of a target ("host-opencl"). */
+    int copy_to_device(const Target &target) const {
+        Internal::buffer_copy_to_device(*contents, target);
+        return 0;
+    }
+    /** Copy the device memory to the host when it is device-dirty. */
+    int copy_to_host() const {
+        sync_host();
+        return 0;
+    }
+    /** Allocate device memory (its contents are undefined until copied or written). */
+    int device_malloc(DeviceAPI api = DeviceAPI::Default_GPU) const {
+        Internal::buffer_device_malloc(*contents, api);
+        return 0;
+    }
+    /** Free the device memory, copying it to the host first when it is
+     * device-dirty (Halide drops it; Loom keeps the data). */
+    int device_free() const {
+        Internal::buffer_device_free(*contents);
+        return 0;
+    }
+    /** Wait for the device work queued so far. */
+    int device_sync() const {
+        Internal::buffer_device_sync(*contents);
+        return 0;
+    }
+    /** Use a native handle (an OpenCL cl_mem) the caller keeps owning as the
+     * device memory; device_detach_native() or the Buffer's end forgets it. */
+    int device_wrap_native(DeviceAPI api, uint64_t handle) const {
+        Internal::buffer_device_wrap_native(*contents, api, handle);
+        return 0;
+    }
+    int device_detach_native() const {
+        Internal::buffer_device_detach_native(*contents);
+        return 0;
+    }
+    bool has_device_allocation() const { return contents->raw.device != 0; }
+    bool host_dirty() const { return (contents->raw.flags & loom_buffer_flag_host_dirty) != 0; }
+    bool device_dirty() const { return (contents->raw.flags & loom_buffer_flag_device_dirty) != 0; }
+    /** Mark the host memory as changed. A device-dirty buffer is copied back
+     * first, so that neither side's changes are lost. */
     Buffer &set_host_dirty(bool dirty = true) {
-        if (dirty)
+        if (dirty) {
+            sync_host();
             contents->raw.flags |= loom_buffer_flag_host_dirty;
-        else
+        } else {
             contents->raw.flags &= ~uint64_t(loom_buffer_flag_host_dirty);
+        }
+        return *this;
+    }
+    /** Mark the device memory as changed (after writing it outside a
+     * pipeline); throws when the host holds changes not yet copied. */
+    Buffer &set_device_dirty(bool dirty = true) {
+        Internal::buffer_set_device_dirty(*contents, dirty);
         return *this;
     }
 

@@ -127,6 +127,12 @@ public:
                                  const std::vector<Argument> &args = {},
                                  StmtOutputFormat format = StmtOutputFormat::Text,
                                  const Target &target = get_target_from_environment());
+    /** Write (or return) the device source of every GPU kernel (OpenCL C). */
+    void compile_to_device_source(const std::string &filename,
+                                  const std::vector<Argument> &args = {},
+                                  const Target &target = get_target_from_environment());
+    std::string device_source(const std::vector<Argument> &args = {},
+                              const Target &target = get_target_from_environment());
     void compile_to_llvm_assembly(const std::string &filename,
                                   const std::vector<Argument> &args = {},
                                   const std::string &fn_name = "",
@@ -197,6 +203,70 @@ public:
     Func &parallel(const VarOrRVar &var, const Expr &task_size,
                    TailStrategy tail = TailStrategy::Auto);
     Func &serial(const VarOrRVar &var);
+
+    // GPU loops of the pure definition (see Stage for the rules; update(i)
+    // gives the same methods for updates).
+
+    /** Run loop block_x over the blocks of a GPU grid. */
+    Func &gpu_blocks(const VarOrRVar &block_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** Run two loops over a 2-D grid of GPU blocks (block_x is dimension x). */
+    Func &gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y,
+                     DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** Run three loops over a 3-D grid of GPU blocks. */
+    Func &gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
+                     DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** Run loop thread_x over the threads of a GPU block. */
+    Func &gpu_threads(const VarOrRVar &thread_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** Run two loops over a 2-D block of GPU threads (thread_x is dimension x). */
+    Func &gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y,
+                      DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** Run three loops over a 3-D block of GPU threads. */
+    Func &gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y,
+                      const VarOrRVar &thread_z, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** Run loop thread_x over the lanes of a GPU warp. */
+    Func &gpu_lanes(const VarOrRVar &thread_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** Compute the pure definition serially in one GPU thread of one block. */
+    Func &gpu_single_thread(DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** gpu_blocks(block_x) and gpu_threads(thread_x). */
+    Func &gpu(const VarOrRVar &block_x, const VarOrRVar &thread_x,
+              DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** gpu_blocks(block_x, block_y) and gpu_threads(thread_x, thread_y). */
+    Func &gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &thread_x,
+              const VarOrRVar &thread_y, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** gpu_blocks(block_x, block_y, block_z) and gpu_threads(thread_x, thread_y, thread_z). */
+    Func &gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
+              const VarOrRVar &thread_x, const VarOrRVar &thread_y, const VarOrRVar &thread_z,
+              DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** Split x by x_size into GPU blocks bx and threads tx (tx inside bx). */
+    Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &bx, const VarOrRVar &tx, const Expr &x_size,
+                   TailStrategy tail = TailStrategy::Auto,
+                   DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** The same, with x itself as the block loop. */
+    Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &tx, const Expr &x_size,
+                   TailStrategy tail = TailStrategy::Auto,
+                   DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** Tile x, y into GPU blocks bx, by and threads tx, ty: loops by, bx,
+     * ty, tx (outermost first). */
+    Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &bx, const VarOrRVar &by,
+                   const VarOrRVar &tx, const VarOrRVar &ty, const Expr &x_size, const Expr &y_size,
+                   TailStrategy tail = TailStrategy::Auto,
+                   DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** The same, with x and y themselves as the block loops. */
+    Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &tx, const VarOrRVar &ty,
+                   const Expr &x_size, const Expr &y_size, TailStrategy tail = TailStrategy::Auto,
+                   DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** Tile x, y, z into GPU blocks bx, by, bz and threads tx, ty, tz. */
+    Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z, const VarOrRVar &bx,
+                   const VarOrRVar &by, const VarOrRVar &bz, const VarOrRVar &tx,
+                   const VarOrRVar &ty, const VarOrRVar &tz, const Expr &x_size, const Expr &y_size,
+                   const Expr &z_size, TailStrategy tail = TailStrategy::Auto,
+                   DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** The same, with x, y and z themselves as the block loops. */
+    Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z, const VarOrRVar &tx,
+                   const VarOrRVar &ty, const VarOrRVar &tz, const Expr &x_size, const Expr &y_size,
+                   const Expr &z_size, TailStrategy tail = TailStrategy::Auto,
+                   DeviceAPI device_api = DeviceAPI::Default_GPU);
+
     /** Specialize the pure definition's schedule for when condition holds. */
     Stage specialize(const Expr &condition);
     void specialize_fail(const std::string &message);

@@ -49,6 +49,14 @@ public:
                                  const std::vector<Argument> &args = {},
                                  StmtOutputFormat format = StmtOutputFormat::Text,
                                  const Target &target = get_target_from_environment());
+    /** Write the device source of every GPU kernel of the pipeline (OpenCL C
+     * for an opencl target): what the runtime compiles, as text. */
+    void compile_to_device_source(const std::string &filename,
+                                  const std::vector<Argument> &args = {},
+                                  const Target &target = get_target_from_environment());
+    /** The same device source, returned as a string. */
+    std::string device_source(const std::vector<Argument> &args = {},
+                              const Target &target = get_target_from_environment());
     /** Write the optimized LLVM IR of the pipeline with entry point fn_name. */
     void compile_to_llvm_assembly(const std::string &filename,
                                   const std::vector<Argument> &args = {},

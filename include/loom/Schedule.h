@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "loom/DeviceAPI.h"
 #include "loom/Expr.h"
 
 namespace loom {
@@ -19,9 +20,6 @@ enum class TailStrategy { Auto, RoundUp, GuardWithIf, ShiftInwards, Predicate };
 
 /** Where memory for a Func lives. */
 enum class MemoryType { Auto, Heap, Stack, Register, GPUShared, GPUTexture };
-
-/** Which device runs a loop. */
-enum class DeviceAPI { None, Host, Default_GPU, CUDA, OpenCL };
 
 /** How a loop runs. */
 enum class ForType { Serial, Parallel, Vectorized, Unrolled, Extern, GPUBlock, GPUThread, GPULane };
@@ -88,6 +86,16 @@ struct Dim {
     DeviceAPI device_api = DeviceAPI::None;
     bool is_rvar = false;
 };
+
+/** The two loops gpu_single_thread() puts outside all other loops of a
+ * stage, each of extent 1 and made from no variable: a GPUBlock loop and,
+ * just inside it, a GPUThread loop (Halide splits its __outermost loop by 1
+ * twice). The stage's whole loop nest then runs in one GPU thread. */
+constexpr const char *single_thread_block_loop = "__gpu_single_block";
+constexpr const char *single_thread_thread_loop = "__gpu_single_thread";
+inline bool is_single_thread_loop(const std::string &var) {
+    return var == single_thread_block_loop || var == single_thread_thread_loop;
+}
 
 /** A user bound on a pure dimension, one per Var: bound() sets min and
  * extent, bound_extent() only extent, align_bounds() modulus and remainder;

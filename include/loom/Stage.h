@@ -44,6 +44,12 @@ class Stage {
     /** Record a change: marks the stage touched and invalidates compiled code. */
     Internal::StageSchedule &modify() const;
     std::string description() const;
+    /** Mark `vars` as GPU loops of type t after checking them all; messages
+     * show the call as primitive(args) (args empty: the vars' names). */
+    Stage &mark_gpu_loops(const std::vector<VarOrRVar> &vars, ForType t, DeviceAPI device_api,
+                          const char *primitive, const std::string &args = "");
+    /** Run `schedule_it`; if it throws, restore the schedule and rethrow. */
+    template <typename F> Stage &all_or_nothing(F schedule_it);
 
 public:
     Stage(const Internal::Function &f, int stage, std::vector<size_t> specialization_path = {});
@@ -86,6 +92,78 @@ public:
     Stage &parallel(const VarOrRVar &var, const Expr &task_size,
                     TailStrategy tail = TailStrategy::Auto);
     Stage &serial(const VarOrRVar &var);
+
+    // ---- GPU loops. A GPU loop runs its iterations as the blocks of a grid
+    // (gpu_blocks), the threads of a block (gpu_threads) or the lanes of a
+    // warp (gpu_lanes) on the device of `device_api` (Default_GPU: the
+    // target's, see get_default_device_api_for_target). As in Halide, the
+    // first var given is dimension x (the innermost GPU loop of its kind), a
+    // stage has at most 3 block and 3 thread loops, blocks must enclose
+    // threads, and a later directive on a loop replaces an earlier one.
+
+    /** Run loop block_x over the blocks of a GPU grid. */
+    Stage &gpu_blocks(const VarOrRVar &block_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** Run two loops over a 2-D grid of GPU blocks (block_x is dimension x). */
+    Stage &gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y,
+                      DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** Run three loops over a 3-D grid of GPU blocks. */
+    Stage &gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
+                      DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** Run loop thread_x over the threads of a GPU block. */
+    Stage &gpu_threads(const VarOrRVar &thread_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** Run two loops over a 2-D block of GPU threads (thread_x is dimension x). */
+    Stage &gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y,
+                       DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** Run three loops over a 3-D block of GPU threads. */
+    Stage &gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y,
+                       const VarOrRVar &thread_z, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** Run loop thread_x over the lanes of a GPU warp (its extent must fit a warp). */
+    Stage &gpu_lanes(const VarOrRVar &thread_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** Run the whole loop nest of this stage serially in one GPU thread of
+     * one block: adds a block loop and a thread loop of extent 1 outside all
+     * other loops. */
+    Stage &gpu_single_thread(DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** gpu_blocks(block_x) and gpu_threads(thread_x). */
+    Stage &gpu(const VarOrRVar &block_x, const VarOrRVar &thread_x,
+               DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** gpu_blocks(block_x, block_y) and gpu_threads(thread_x, thread_y). */
+    Stage &gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &thread_x,
+               const VarOrRVar &thread_y, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** gpu_blocks(block_x, block_y, block_z) and gpu_threads(thread_x, thread_y, thread_z). */
+    Stage &gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
+               const VarOrRVar &thread_x, const VarOrRVar &thread_y, const VarOrRVar &thread_z,
+               DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** Split x by x_size into GPU blocks bx and threads tx (tx inside bx). */
+    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &bx, const VarOrRVar &tx,
+                    const Expr &x_size, TailStrategy tail = TailStrategy::Auto,
+                    DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** The same, with x itself as the block loop. */
+    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &tx, const Expr &x_size,
+                    TailStrategy tail = TailStrategy::Auto,
+                    DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** tile(x, y, bx, by, tx, ty, ...) and make bx, by GPU blocks and tx, ty
+     * GPU threads: loops by, bx, ty, tx (outermost first). */
+    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &bx,
+                    const VarOrRVar &by, const VarOrRVar &tx, const VarOrRVar &ty,
+                    const Expr &x_size, const Expr &y_size, TailStrategy tail = TailStrategy::Auto,
+                    DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** The same, with x and y themselves as the block loops. */
+    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &tx,
+                    const VarOrRVar &ty, const Expr &x_size, const Expr &y_size,
+                    TailStrategy tail = TailStrategy::Auto,
+                    DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** Split x, y, z into GPU blocks bx, by, bz and threads tx, ty, tz: loops
+     * bz, by, bx, tz, ty, tx (outermost first). */
+    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z, const VarOrRVar &bx,
+                    const VarOrRVar &by, const VarOrRVar &bz, const VarOrRVar &tx,
+                    const VarOrRVar &ty, const VarOrRVar &tz, const Expr &x_size,
+                    const Expr &y_size, const Expr &z_size, TailStrategy tail = TailStrategy::Auto,
+                    DeviceAPI device_api = DeviceAPI::Default_GPU);
+    /** The same, with x, y and z themselves as the block loops. */
+    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z, const VarOrRVar &tx,
+                    const VarOrRVar &ty, const VarOrRVar &tz, const Expr &x_size,
+                    const Expr &y_size, const Expr &z_size, TailStrategy tail = TailStrategy::Auto,
+                    DeviceAPI device_api = DeviceAPI::Default_GPU);
 
     /** A copy of this stage's schedule, used instead when condition (a bool
      * Expr of Params) holds at run time; schedule the returned Stage. */

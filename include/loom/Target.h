@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "loom/DeviceAPI.h"
+
 namespace loom {
 
 struct Target {
@@ -28,6 +30,14 @@ struct Target {
         StrictFloat,
         NoStreamingStores, // never write outputs with non-temporal stores
         NoAutoPrefetch,    // no software prefetch for loads with long strides
+        CLDoubles,         // the OpenCL device has cl_khr_fp64: kernels may use double
+        CLHalf,            // the OpenCL device has cl_khr_fp16: kernels may use half
+        CLAtomics64,       // the OpenCL device has 64-bit integer atomics (cl_khr_int64_*)
+        CUDACapability75,  // the CUDA device is at least compute capability 7.5 (Turing)
+        CUDACapability80,  // 8.0 (Ampere A100)
+        CUDACapability86,  // 8.6 (Ampere consumer)
+        CUDACapability89,  // 8.9 (Ada)
+        CUDACapability90,  // 9.0 (Hopper)
         FeatureEnd
     };
 
@@ -46,7 +56,17 @@ struct Target {
     bool has_feature(Feature f) const;
     Target with_feature(Feature f) const;
     Target without_feature(Feature f) const;
-    bool has_gpu_feature() const { return has_feature(CUDA) || has_feature(OpenCL); }
+    /** Does the target run GPU loops, i.e. name a GPU API that Loom has a
+     * backend for? Today that is OpenCL only: a target with just `cuda` has
+     * no GPU feature yet (its backend is still to come). */
+    bool has_gpu_feature() const { return has_feature(OpenCL); }
+    /** Does the target enable loops of this device API? None and Host
+     * always; Default_GPU when has_gpu_feature(); CUDA and OpenCL when
+     * the target has that feature. */
+    bool supports_device_api(DeviceAPI api) const;
+    /** The GPU API whose runtime the target needs, as in Halide (CUDA
+     * first, then OpenCL), or DeviceAPI::None for CPU-only targets. */
+    DeviceAPI get_required_device_api() const;
     /** "x86-64-linux-avx2-fma". */
     std::string to_string() const;
     /** The LLVM triple, e.g. "x86_64-unknown-linux-gnu". */
@@ -57,6 +77,10 @@ struct Target {
     /** Is s a valid target string? */
     static bool validate_target_string(const std::string &s);
 };
+
+/** The API that DeviceAPI::Default_GPU loops use on target t: OpenCL when
+ * t has opencl, else CUDA when it has cuda, else Host (no GPU). */
+DeviceAPI get_default_device_api_for_target(const Target &t);
 
 /** The machine Loom is running on, with the CPU features it really has. */
 Target get_host_target();

@@ -1,4 +1,6 @@
-// Out-of-line helpers of loom/Buffer.h: names, errors, and reads in algorithms.
+// Out-of-line helpers of loom/Buffer.h: names, errors, reads in algorithms,
+// and the device operations (which call the runtime's C functions and turn
+// their reported messages into RuntimeError).
 
 #include "loom/Buffer.h"
 
@@ -6,6 +8,7 @@
 
 #include "ir/Error.h"
 #include "ir/IR.h"
+#include "loom/Target.h"
 
 namespace loom {
 namespace Internal {
@@ -17,6 +20,133 @@ std::string unique_buffer_name() {
 
 void buffer_error(const std::string &message) {
     throw RuntimeError(message);
+}
+
+namespace {
+
+// Collects what the runtime reports during one call, then throws it.
+class DeviceCall {
+public:
+    explicit DeviceCall(const BufferContents &c) : buffer_name(c.name) {}
+    void *context() { return &call_context; }
+    void check(int result, const char *operation) {
+        if (result == 0) return;
+        if (message.empty())
+            message = std::string(operation) + " failed with error code " + std::to_string(result);
+        throw RuntimeError("Buffer " + buffer_name + ": " + message);
+    }
+
+private:
+    static void capture(loom_call_context_t *context, const char *text) {
+        auto *sink = static_cast<std::string *>(context->user_data);
+        if (!sink->empty()) *sink += "\n";
+        *sink += text;
+    }
+    std::string buffer_name, message;
+    loom_call_context_t call_context{capture, &message};
+};
+
+const loom_device_interface_t *interface_for(const BufferContents &c, DeviceAPI api,
+                                             const char *operation) {
+    int32_t code = loom_device_api_none;
+    switch (api) {
+    case DeviceAPI::Default_GPU: // OpenCL is the one GPU runtime so far
+    case DeviceAPI::OpenCL:
+        code = loom_device_api_opencl;
+        break;
+    case DeviceAPI::CUDA:
+        code = loom_device_api_cuda;
+        break;
+    case DeviceAPI::None:
+    case DeviceAPI::Host:
+        throw RuntimeError("Buffer " + c.name + ": " + operation +
+                           " needs a GPU DeviceAPI (Default_GPU, OpenCL or CUDA), not " +
+                           (api == DeviceAPI::Host ? "Host" : "None"));
+    }
+    const loom_device_interface_t *iface = loom_device_interface_for(code);
+    if (!iface)
+        throw RuntimeError("Buffer " + c.name + ": " + operation + ": this Loom runtime has no " +
+                           (code == loom_device_api_cuda ? "CUDA" : "OpenCL") +
+                           " device interface");
+    return iface;
+}
+
+DeviceAPI api_of_target(const BufferContents &c, const Target &target) {
+    if (target.has_feature(Target::OpenCL)) return DeviceAPI::OpenCL;
+    if (target.has_feature(Target::CUDA)) return DeviceAPI::CUDA;
+    throw RuntimeError("Buffer " + c.name + ": copy_to_device(Target \"" + target.to_string() +
+                       "\"): the target has no GPU feature (add -opencl or -cuda)");
+}
+
+} // namespace
+
+BufferContents::~BufferContents() {
+    if (!raw.device) return;
+    // Nothing can be thrown from here: a failure goes to the global handler
+    // (stderr by default). A wrapped native handle is only forgotten.
+    loom_device_free(nullptr, &raw);
+}
+
+void buffer_copy_to_device(BufferContents &c, DeviceAPI api) {
+    const loom_device_interface_t *iface = interface_for(c, api, "copy_to_device");
+    DeviceCall call(c);
+    call.check(loom_copy_to_device(call.context(), &c.raw, iface), "copy_to_device");
+}
+
+void buffer_copy_to_device(BufferContents &c, const Target &target) {
+    buffer_copy_to_device(c, api_of_target(c, target));
+}
+
+void buffer_copy_to_host(BufferContents &c) {
+    DeviceCall call(c);
+    call.check(loom_copy_to_host(call.context(), &c.raw), "copy_to_host");
+}
+
+void buffer_device_malloc(BufferContents &c, DeviceAPI api) {
+    const loom_device_interface_t *iface = interface_for(c, api, "device_malloc");
+    DeviceCall call(c);
+    call.check(loom_device_malloc(call.context(), &c.raw, iface), "device_malloc");
+}
+
+void buffer_device_free(BufferContents &c) {
+    if (!c.raw.device) return;
+    DeviceCall call(c);
+    // Keep what only the device holds (Halide's device_free drops it).
+    if (c.raw.host) call.check(loom_copy_to_host(call.context(), &c.raw), "device_free");
+    call.check(loom_device_free(call.context(), &c.raw), "device_free");
+}
+
+void buffer_device_sync(BufferContents &c) {
+    DeviceCall call(c);
+    call.check(loom_device_sync(call.context(), &c.raw), "device_sync");
+}
+
+void buffer_device_wrap_native(BufferContents &c, DeviceAPI api, uint64_t handle) {
+    const loom_device_interface_t *iface = interface_for(c, api, "device_wrap_native");
+    DeviceCall call(c);
+    call.check(loom_device_wrap_native(call.context(), &c.raw, iface, handle),
+               "device_wrap_native");
+}
+
+void buffer_device_detach_native(BufferContents &c) {
+    DeviceCall call(c);
+    call.check(loom_device_detach_native(call.context(), &c.raw), "device_detach_native");
+}
+
+void buffer_set_device_dirty(BufferContents &c, bool dirty) {
+    if (!dirty) {
+        c.raw.flags &= ~uint64_t(loom_buffer_flag_device_dirty);
+        return;
+    }
+    if (c.raw.flags & loom_buffer_flag_host_dirty)
+        throw RuntimeError("Buffer " + c.name +
+                           ": set_device_dirty() on a host-dirty buffer: the host's changes "
+                           "would be lost; call copy_to_device() first");
+    if (!c.raw.device)
+        throw RuntimeError("Buffer " + c.name +
+                           ": set_device_dirty() on a buffer without device memory; call "
+                           "copy_to_device() or device_malloc() first");
+    c.raw.flags |= loom_buffer_flag_device_dirty;
 }
 
 Expr buffer_call(const Buffer<> &image, const std::vector<Expr> &args) {

@@ -347,6 +347,15 @@ void Func::compile_to_lowered_stmt(const std::string &filename, const std::vecto
     pipeline().compile_to_lowered_stmt(filename, args, format, target);
 }
 
+void Func::compile_to_device_source(const std::string &filename, const std::vector<Argument> &args,
+                                    const Target &target) {
+    pipeline().compile_to_device_source(filename, args, target);
+}
+
+std::string Func::device_source(const std::vector<Argument> &args, const Target &target) {
+    return pipeline().device_source(args, target);
+}
+
 void Func::compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
                                     const std::string &fn_name, const Target &target) {
     pipeline().compile_to_llvm_assembly(filename, args, fn_name.empty() ? name() : fn_name, target);

@@ -155,6 +155,113 @@ Func &Func::serial(const VarOrRVar &var) {
     return *this;
 }
 
+Func &Func::gpu_blocks(const VarOrRVar &block_x, DeviceAPI device_api) {
+    LOOM_PURE_STAGE("gpu_blocks").gpu_blocks(block_x, device_api);
+    return *this;
+}
+
+Func &Func::gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y, DeviceAPI device_api) {
+    LOOM_PURE_STAGE("gpu_blocks").gpu_blocks(block_x, block_y, device_api);
+    return *this;
+}
+
+Func &Func::gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
+                       DeviceAPI device_api) {
+    LOOM_PURE_STAGE("gpu_blocks").gpu_blocks(block_x, block_y, block_z, device_api);
+    return *this;
+}
+
+Func &Func::gpu_threads(const VarOrRVar &thread_x, DeviceAPI device_api) {
+    LOOM_PURE_STAGE("gpu_threads").gpu_threads(thread_x, device_api);
+    return *this;
+}
+
+Func &Func::gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y,
+                        DeviceAPI device_api) {
+    LOOM_PURE_STAGE("gpu_threads").gpu_threads(thread_x, thread_y, device_api);
+    return *this;
+}
+
+Func &Func::gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y,
+                        const VarOrRVar &thread_z, DeviceAPI device_api) {
+    LOOM_PURE_STAGE("gpu_threads").gpu_threads(thread_x, thread_y, thread_z, device_api);
+    return *this;
+}
+
+Func &Func::gpu_lanes(const VarOrRVar &thread_x, DeviceAPI device_api) {
+    LOOM_PURE_STAGE("gpu_lanes").gpu_lanes(thread_x, device_api);
+    return *this;
+}
+
+Func &Func::gpu_single_thread(DeviceAPI device_api) {
+    LOOM_PURE_STAGE("gpu_single_thread").gpu_single_thread(device_api);
+    return *this;
+}
+
+Func &Func::gpu(const VarOrRVar &block_x, const VarOrRVar &thread_x, DeviceAPI device_api) {
+    LOOM_PURE_STAGE("gpu").gpu(block_x, thread_x, device_api);
+    return *this;
+}
+
+Func &Func::gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &thread_x,
+                const VarOrRVar &thread_y, DeviceAPI device_api) {
+    LOOM_PURE_STAGE("gpu").gpu(block_x, block_y, thread_x, thread_y, device_api);
+    return *this;
+}
+
+Func &Func::gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
+                const VarOrRVar &thread_x, const VarOrRVar &thread_y, const VarOrRVar &thread_z,
+                DeviceAPI device_api) {
+    LOOM_PURE_STAGE("gpu").gpu(block_x, block_y, block_z, thread_x, thread_y, thread_z, device_api);
+    return *this;
+}
+
+Func &Func::gpu_tile(const VarOrRVar &x, const VarOrRVar &bx, const VarOrRVar &tx,
+                     const Expr &x_size, TailStrategy tail, DeviceAPI device_api) {
+    LOOM_PURE_STAGE("gpu_tile").gpu_tile(x, bx, tx, x_size, tail, device_api);
+    return *this;
+}
+
+Func &Func::gpu_tile(const VarOrRVar &x, const VarOrRVar &tx, const Expr &x_size, TailStrategy tail,
+                     DeviceAPI device_api) {
+    LOOM_PURE_STAGE("gpu_tile").gpu_tile(x, tx, x_size, tail, device_api);
+    return *this;
+}
+
+Func &Func::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &bx,
+                     const VarOrRVar &by, const VarOrRVar &tx, const VarOrRVar &ty,
+                     const Expr &x_size, const Expr &y_size, TailStrategy tail,
+                     DeviceAPI device_api) {
+    LOOM_PURE_STAGE("gpu_tile").gpu_tile(x, y, bx, by, tx, ty, x_size, y_size, tail, device_api);
+    return *this;
+}
+
+Func &Func::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &tx,
+                     const VarOrRVar &ty, const Expr &x_size, const Expr &y_size, TailStrategy tail,
+                     DeviceAPI device_api) {
+    LOOM_PURE_STAGE("gpu_tile").gpu_tile(x, y, tx, ty, x_size, y_size, tail, device_api);
+    return *this;
+}
+
+Func &Func::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z,
+                     const VarOrRVar &bx, const VarOrRVar &by, const VarOrRVar &bz,
+                     const VarOrRVar &tx, const VarOrRVar &ty, const VarOrRVar &tz,
+                     const Expr &x_size, const Expr &y_size, const Expr &z_size, TailStrategy tail,
+                     DeviceAPI device_api) {
+    LOOM_PURE_STAGE("gpu_tile")
+        .gpu_tile(x, y, z, bx, by, bz, tx, ty, tz, x_size, y_size, z_size, tail, device_api);
+    return *this;
+}
+
+Func &Func::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z,
+                     const VarOrRVar &tx, const VarOrRVar &ty, const VarOrRVar &tz,
+                     const Expr &x_size, const Expr &y_size, const Expr &z_size, TailStrategy tail,
+                     DeviceAPI device_api) {
+    LOOM_PURE_STAGE("gpu_tile")
+        .gpu_tile(x, y, z, tx, ty, tz, x_size, y_size, z_size, tail, device_api);
+    return *this;
+}
+
 Stage Func::specialize(const Expr &condition) {
     return LOOM_PURE_STAGE("specialize").specialize(condition);
 }

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <set>
 
 #include "frontend/JITStats.h"
 #include "ir/Error.h"
@@ -16,6 +17,7 @@
 #include "ir/IRUtil.h"
 #include "jit/JITModule.h"
 #include "loom/Func.h"
+#include "lower/EmbedDeviceSource.h"
 #include "lower/Lower.h"
 #include "lower/PrintLoopNest.h"
 
@@ -279,7 +281,26 @@ void Pipeline::realize(Realization dst, const Target &target) {
     }
     internal_assert(next_output == dst.size(), "output buffers unused by the compiled pipeline");
 
+    // Buffers only host code touches: the generated code keeps the host and
+    // device copies of kernels' buffers coherent; these the front end must.
+    std::set<std::string> kernel_buffers;
+    for (const auto &k : c.lowered.kernels)
+        for (const auto &a : k.args)
+            if (a.is_buffer) kernel_buffers.insert(a.name);
+    std::vector<loom_buffer_t *> host_only_outputs;
+    for (size_t i = 0; i < c.lowered.args.size(); i++) {
+        const LoweredArgument &arg = c.lowered.args[i];
+        if (!arg.is_buffer() || kernel_buffers.count(arg.name)) continue;
+        auto *raw = static_cast<loom_buffer_t *>(argv[i + 1]);
+        if (raw->flags & loom_buffer_flag_device_dirty) {
+            if (loom_copy_to_host(&context, raw) != 0) throw RuntimeError(message);
+        }
+        if (arg.kind == LoweredArgument::OutputBuffer) host_only_outputs.push_back(raw);
+    }
+
     int result = c.module.argv_function()(argv.data());
+    for (loom_buffer_t *raw : host_only_outputs)
+        if (raw->device) raw->flags |= loom_buffer_flag_host_dirty;
     if (result != 0) {
         if (message.empty())
             message = "Pipeline " + c.name + " failed with error code " + std::to_string(result);
@@ -300,7 +321,26 @@ void Pipeline::compile_to_lowered_stmt(const std::string &filename,
     }
     std::string header = "func " + f.name + "(";
     for (size_t i = 0; i < f.args.size(); i++) header += (i ? ", " : "") + f.args[i].name;
-    write_file(filename, header + ") {\n" + to_string(f.body) + "}\n");
+    // Launches name their device source; the kernels follow as IR.
+    Stmt body = unembed_device_source(f.body, f.device_sources);
+    write_file(filename, header + ") {\n" + to_string(body) + "}\n" + kernels_to_string(f.kernels));
+}
+
+std::string Pipeline::device_source(const std::vector<Argument> &args, const Target &target) {
+    if (!contents) user_error("device_source of an empty Pipeline");
+    require_defined(contents->outputs);
+    LoweredFunc f = lower(contents->outputs, contents->outputs[0].name(), target, args);
+    std::string text;
+    for (const auto &[api, source] : f.device_sources) text += source;
+    if (text.empty())
+        text = "/* The pipeline of " + contents->outputs[0].name() +
+               " has no GPU kernels for target " + target.to_string() + ". */\n";
+    return text;
+}
+
+void Pipeline::compile_to_device_source(const std::string &filename,
+                                        const std::vector<Argument> &args, const Target &target) {
+    write_file(filename, device_source(args, target));
 }
 
 void Pipeline::compile_to_llvm_assembly(const std::string &filename,

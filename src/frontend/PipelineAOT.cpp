@@ -44,7 +44,7 @@ LoweredFunc lower_for_aot(const Pipeline &p, const char *what, const std::vector
         user_error(what << ": the function name \"" << name
                         << "\" is not a C identifier (letters, digits and '_', not starting "
                            "with a digit, not a keyword); pass a valid fn_name");
-    if (target.has_gpu_feature())
+    if (target.has_gpu_feature() || target.has_feature(Target::CUDA))
         user_error(what << " for target " << target.to_string()
                         << ": ahead-of-time compilation supports CPU targets only");
     return lower(outputs, name, target, args);

@@ -175,11 +175,13 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
     rec.factor = f;
     rec.tail = tail;
     m.splits.push_back(rec);
-    // The outer loop keeps the old loop's place and kind; the inner one goes
-    // just inside it and starts serial.
+    // The outer loop keeps the old loop's place, kind and device; the inner
+    // one goes just inside it and starts serial (running wherever the outer
+    // one runs).
     Dim in = m.dims[size_t(i)];
     in.var = rec.inner;
     in.for_type = ForType::Serial;
+    in.device_api = DeviceAPI::None;
     m.dims[size_t(i)].var = rec.outer;
     m.dims.insert(m.dims.begin() + i, in);
     return *this;
@@ -281,6 +283,8 @@ void set_loop_type(StageSchedule &s, const std::string &stage, const std::string
                    const char *primitive) {
     int i = require_dim(stage, s, var, primitive);
     s.dims[size_t(i)].for_type = t;
+    // Only GPU loops name a device; these run wherever the enclosing loop runs.
+    s.dims[size_t(i)].device_api = DeviceAPI::None;
 }
 
 } // namespace
@@ -331,6 +335,259 @@ Stage &Stage::parallel(const VarOrRVar &var, const Expr &task_size, TailStrategy
     VarOrRVar tmp(fresh_name(schedule(), var.name() + "_pi"), var.is_rvar());
     split(var, var, tmp, task_size, tail);
     return parallel(var);
+}
+
+// ---- GPU loops.
+
+namespace {
+
+const char *device_api_name(DeviceAPI api) {
+    switch (api) {
+    case DeviceAPI::None:
+        return "DeviceAPI::None";
+    case DeviceAPI::Host:
+        return "DeviceAPI::Host";
+    case DeviceAPI::Default_GPU:
+        return "DeviceAPI::Default_GPU";
+    case DeviceAPI::CUDA:
+        return "DeviceAPI::CUDA";
+    case DeviceAPI::OpenCL:
+        return "DeviceAPI::OpenCL";
+    }
+    return "DeviceAPI::<unknown>";
+}
+
+const char *gpu_loop_kind(ForType t) {
+    switch (t) {
+    case ForType::GPUBlock:
+        return "block";
+    case ForType::GPUThread:
+        return "thread";
+    default:
+        return "lane";
+    }
+}
+
+std::string name_list(const std::vector<VarOrRVar> &vars) {
+    std::string out;
+    for (const VarOrRVar &v : vars) out += (out.empty() ? "" : ", ") + v.name();
+    return out;
+}
+
+void check_gpu_api(const std::string &stage, const std::string &what, DeviceAPI api,
+                   const char *primitive) {
+    if (api == DeviceAPI::Default_GPU || api == DeviceAPI::CUDA || api == DeviceAPI::OpenCL) return;
+    user_error(primitive << "(" << what << ") in " << stage << " is given " << device_api_name(api)
+                         << ", which runs no GPU loops; use DeviceAPI::Default_GPU (the target's "
+                            "GPU API), DeviceAPI::OpenCL or DeviceAPI::CUDA");
+}
+
+/** GPU grids and blocks have dimensions x, y and z. */
+constexpr size_t max_gpu_dims = 3;
+
+} // namespace
+
+template <typename F> Stage &Stage::all_or_nothing(F schedule_it) {
+    StageSchedule saved = schedule();
+    try {
+        schedule_it();
+    } catch (...) {
+        schedule() = saved;
+        throw;
+    }
+    return *this;
+}
+
+Stage &Stage::mark_gpu_loops(const std::vector<VarOrRVar> &vars, ForType t, DeviceAPI device_api,
+                             const char *primitive, const std::string &args) {
+    std::string stage = description();
+    std::string names = args.empty() && !vars.empty() && !is_single_thread_loop(vars[0].name())
+                            ? name_list(vars)
+                            : args;
+    check_gpu_api(stage, names, device_api, primitive);
+    StageSchedule &s = schedule();
+    std::vector<size_t> idx;
+    for (const VarOrRVar &v : vars) {
+        size_t i = size_t(require_dim(stage, s, v.name(), primitive));
+        if (std::find(idx.begin(), idx.end(), i) != idx.end())
+            user_error(primitive << "(" << names << ") in " << stage << " names loop variable "
+                                 << v.name() << " more than once; each GPU " << gpu_loop_kind(t)
+                                 << " dimension needs its own loop; its loop variables are "
+                                 << loop_list(s));
+        idx.push_back(i);
+    }
+    if (t == ForType::GPUBlock || t == ForType::GPUThread) {
+        std::vector<std::string> loops;
+        for (size_t k = 0; k < s.dims.size(); k++) {
+            if (s.dims[k].for_type == t || std::find(idx.begin(), idx.end(), k) != idx.end())
+                loops.push_back(s.dims[k].var);
+        }
+        if (loops.size() > max_gpu_dims) {
+            std::string list;
+            for (const std::string &l : loops) list += (list.empty() ? "" : ", ") + l;
+            user_error(primitive << "(" << names << ") in " << stage << " would give it "
+                                 << loops.size() << " GPU " << gpu_loop_kind(t) << " loops ("
+                                 << list << ", innermost first); a stage has at most "
+                                 << max_gpu_dims << " (dimensions x, y and z). Fuse loops, or "
+                                 << "make one serial() first");
+        }
+    }
+    StageSchedule &m = modify();
+    for (size_t i : idx) {
+        m.dims[i].for_type = t;
+        m.dims[i].device_api = device_api;
+    }
+    return *this;
+}
+
+Stage &Stage::gpu_blocks(const VarOrRVar &block_x, DeviceAPI device_api) {
+    return mark_gpu_loops({block_x}, ForType::GPUBlock, device_api, "gpu_blocks");
+}
+
+Stage &Stage::gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y, DeviceAPI device_api) {
+    return mark_gpu_loops({block_x, block_y}, ForType::GPUBlock, device_api, "gpu_blocks");
+}
+
+Stage &Stage::gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y,
+                         const VarOrRVar &block_z, DeviceAPI device_api) {
+    return mark_gpu_loops({block_x, block_y, block_z}, ForType::GPUBlock, device_api, "gpu_blocks");
+}
+
+Stage &Stage::gpu_threads(const VarOrRVar &thread_x, DeviceAPI device_api) {
+    return mark_gpu_loops({thread_x}, ForType::GPUThread, device_api, "gpu_threads");
+}
+
+Stage &Stage::gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y,
+                          DeviceAPI device_api) {
+    return mark_gpu_loops({thread_x, thread_y}, ForType::GPUThread, device_api, "gpu_threads");
+}
+
+Stage &Stage::gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y,
+                          const VarOrRVar &thread_z, DeviceAPI device_api) {
+    return mark_gpu_loops({thread_x, thread_y, thread_z}, ForType::GPUThread, device_api,
+                          "gpu_threads");
+}
+
+Stage &Stage::gpu_lanes(const VarOrRVar &thread_x, DeviceAPI device_api) {
+    return mark_gpu_loops({thread_x}, ForType::GPULane, device_api, "gpu_lanes");
+}
+
+Stage &Stage::gpu_single_thread(DeviceAPI device_api) {
+    std::string stage = description();
+    check_gpu_api(stage, "", device_api, "gpu_single_thread");
+    // Halide splits its outermost loop (of extent 1) by 1 twice; Loom adds
+    // the two loops of extent 1 outside all others (innermost first: the
+    // thread loop, then the block loop). Calling it again only changes the API.
+    StageSchedule &s = schedule();
+    bool has_block = find_dim(s, single_thread_block_loop) >= 0;
+    bool has_thread = find_dim(s, single_thread_thread_loop) >= 0;
+    return all_or_nothing([&] {
+        StageSchedule &m = modify();
+        if (!has_thread)
+            m.dims.push_back(
+                Dim{single_thread_thread_loop, ForType::Serial, DeviceAPI::None, false});
+        if (!has_block)
+            m.dims.push_back(
+                Dim{single_thread_block_loop, ForType::Serial, DeviceAPI::None, false});
+        VarOrRVar block(single_thread_block_loop, false), thread(single_thread_thread_loop, false);
+        mark_gpu_loops({block}, ForType::GPUBlock, device_api, "gpu_single_thread", "");
+        mark_gpu_loops({thread}, ForType::GPUThread, device_api, "gpu_single_thread", "");
+    });
+}
+
+Stage &Stage::gpu(const VarOrRVar &block_x, const VarOrRVar &thread_x, DeviceAPI device_api) {
+    std::string args = name_list({block_x, thread_x});
+    return all_or_nothing([&] {
+        mark_gpu_loops({block_x}, ForType::GPUBlock, device_api, "gpu", args);
+        mark_gpu_loops({thread_x}, ForType::GPUThread, device_api, "gpu", args);
+    });
+}
+
+Stage &Stage::gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &thread_x,
+                  const VarOrRVar &thread_y, DeviceAPI device_api) {
+    std::string args = name_list({block_x, block_y, thread_x, thread_y});
+    return all_or_nothing([&] {
+        mark_gpu_loops({block_x, block_y}, ForType::GPUBlock, device_api, "gpu", args);
+        mark_gpu_loops({thread_x, thread_y}, ForType::GPUThread, device_api, "gpu", args);
+    });
+}
+
+Stage &Stage::gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
+                  const VarOrRVar &thread_x, const VarOrRVar &thread_y, const VarOrRVar &thread_z,
+                  DeviceAPI device_api) {
+    std::string args = name_list({block_x, block_y, block_z, thread_x, thread_y, thread_z});
+    return all_or_nothing([&] {
+        mark_gpu_loops({block_x, block_y, block_z}, ForType::GPUBlock, device_api, "gpu", args);
+        mark_gpu_loops({thread_x, thread_y, thread_z}, ForType::GPUThread, device_api, "gpu", args);
+    });
+}
+
+// gpu_tile: split (or tile), then blocks outside and threads inside, as in
+// Halide. The loops it names must exist before anything changes, so the
+// messages name gpu_tile rather than the split it is made of.
+
+Stage &Stage::gpu_tile(const VarOrRVar &x, const VarOrRVar &bx, const VarOrRVar &tx,
+                       const Expr &x_size, TailStrategy tail, DeviceAPI device_api) {
+    std::string stage = description();
+    require_dim(stage, schedule(), x.name(), "gpu_tile");
+    check_gpu_api(stage, x.name(), device_api, "gpu_tile");
+    return all_or_nothing([&] {
+        split(x, bx, tx, x_size, tail);
+        mark_gpu_loops({bx}, ForType::GPUBlock, device_api, "gpu_tile", x.name());
+        mark_gpu_loops({tx}, ForType::GPUThread, device_api, "gpu_tile", x.name());
+    });
+}
+
+Stage &Stage::gpu_tile(const VarOrRVar &x, const VarOrRVar &tx, const Expr &x_size,
+                       TailStrategy tail, DeviceAPI device_api) {
+    return gpu_tile(x, x, tx, x_size, tail, device_api);
+}
+
+Stage &Stage::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &bx,
+                       const VarOrRVar &by, const VarOrRVar &tx, const VarOrRVar &ty,
+                       const Expr &x_size, const Expr &y_size, TailStrategy tail,
+                       DeviceAPI device_api) {
+    std::string stage = description();
+    for (const VarOrRVar *v : {&x, &y}) require_dim(stage, schedule(), v->name(), "gpu_tile");
+    std::string args = name_list({x, y});
+    check_gpu_api(stage, args, device_api, "gpu_tile");
+    return all_or_nothing([&] {
+        tile(x, y, bx, by, tx, ty, x_size, y_size, tail);
+        mark_gpu_loops({bx, by}, ForType::GPUBlock, device_api, "gpu_tile", args);
+        mark_gpu_loops({tx, ty}, ForType::GPUThread, device_api, "gpu_tile", args);
+    });
+}
+
+Stage &Stage::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &tx,
+                       const VarOrRVar &ty, const Expr &x_size, const Expr &y_size,
+                       TailStrategy tail, DeviceAPI device_api) {
+    return gpu_tile(x, y, x, y, tx, ty, x_size, y_size, tail, device_api);
+}
+
+Stage &Stage::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z,
+                       const VarOrRVar &bx, const VarOrRVar &by, const VarOrRVar &bz,
+                       const VarOrRVar &tx, const VarOrRVar &ty, const VarOrRVar &tz,
+                       const Expr &x_size, const Expr &y_size, const Expr &z_size,
+                       TailStrategy tail, DeviceAPI device_api) {
+    std::string stage = description();
+    for (const VarOrRVar *v : {&x, &y, &z}) require_dim(stage, schedule(), v->name(), "gpu_tile");
+    std::string args = name_list({x, y, z});
+    check_gpu_api(stage, args, device_api, "gpu_tile");
+    return all_or_nothing([&] {
+        split(x, bx, tx, x_size, tail);
+        split(y, by, ty, y_size, tail);
+        split(z, bz, tz, z_size, tail);
+        reorder({tx, ty, tz, bx, by, bz});
+        mark_gpu_loops({bx, by, bz}, ForType::GPUBlock, device_api, "gpu_tile", args);
+        mark_gpu_loops({tx, ty, tz}, ForType::GPUThread, device_api, "gpu_tile", args);
+    });
+}
+
+Stage &Stage::gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z,
+                       const VarOrRVar &tx, const VarOrRVar &ty, const VarOrRVar &tz,
+                       const Expr &x_size, const Expr &y_size, const Expr &z_size,
+                       TailStrategy tail, DeviceAPI device_api) {
+    return gpu_tile(x, y, z, x, y, z, tx, ty, tz, x_size, y_size, z_size, tail, device_api);
 }
 
 Stage Stage::specialize(const Expr &condition) {

@@ -39,6 +39,14 @@ const Word feature_words[] = {
     {"strict_float", Target::StrictFloat},
     {"no_streaming_stores", Target::NoStreamingStores},
     {"no_auto_prefetch", Target::NoAutoPrefetch},
+    {"cl_doubles", Target::CLDoubles},
+    {"cl_half", Target::CLHalf},
+    {"cl_atomics64", Target::CLAtomics64},
+    {"cuda_capability_75", Target::CUDACapability75},
+    {"cuda_capability_80", Target::CUDACapability80},
+    {"cuda_capability_86", Target::CUDACapability86},
+    {"cuda_capability_89", Target::CUDACapability89},
+    {"cuda_capability_90", Target::CUDACapability90},
 };
 static_assert(sizeof(feature_words) / sizeof(feature_words[0]) == Target::FeatureEnd,
               "every Target::Feature needs a word");
@@ -219,6 +227,33 @@ std::string Target::llvm_triple() const {
     default:
         return cpu + "-unknown-unknown";
     }
+}
+
+bool Target::supports_device_api(DeviceAPI api) const {
+    switch (api) {
+    case DeviceAPI::None:
+    case DeviceAPI::Host:
+        return true;
+    case DeviceAPI::Default_GPU:
+        return has_gpu_feature();
+    case DeviceAPI::CUDA:
+        return has_feature(CUDA);
+    case DeviceAPI::OpenCL:
+        return has_feature(OpenCL);
+    }
+    return false;
+}
+
+DeviceAPI Target::get_required_device_api() const {
+    if (has_feature(CUDA)) return DeviceAPI::CUDA;
+    if (has_feature(OpenCL)) return DeviceAPI::OpenCL;
+    return DeviceAPI::None;
+}
+
+DeviceAPI get_default_device_api_for_target(const Target &t) {
+    if (t.has_feature(Target::OpenCL)) return DeviceAPI::OpenCL;
+    if (t.has_feature(Target::CUDA)) return DeviceAPI::CUDA;
+    return DeviceAPI::Host;
 }
 
 bool Target::operator==(const Target &o) const {

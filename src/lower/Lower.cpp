@@ -7,22 +7,30 @@
 #include "ir/IRPrinter.h"
 #include "lower/AddImageChecks.h"
 #include "lower/BoundsInference.h"
+#include "lower/CanonicalGPUNames.h"
 #include "lower/CheckVectorExtents.h"
+#include "lower/EmbedDeviceSource.h"
 #include "lower/FindEnvironment.h"
+#include "lower/FuseGPUThreadLoops.h"
 #include "lower/GroupInvariantIndexTerms.h"
 #include "lower/InferArguments.h"
+#include "lower/InjectDeviceBuffers.h"
+#include "lower/InjectHostDeviceCopies.h"
 #include "lower/InlineFunctions.h"
 #include "lower/LowerUtil.h"
+#include "lower/OutlineGPUKernels.h"
 #include "lower/PartitionLoops.h"
 #include "lower/PrefetchStridedLoads.h"
 #include "lower/RemoveDeadLets.h"
 #include "lower/ScheduleFunctions.h"
+#include "lower/SelectGPUAPI.h"
 #include "lower/SlidingWindow.h"
 #include "lower/StorageFlattening.h"
 #include "lower/StorageFolding.h"
 #include "lower/StreamingStores.h"
 #include "lower/UnpackBuffers.h"
 #include "lower/UnrollLoops.h"
+#include "lower/ValidateGPULoops.h"
 #include "lower/VectorizeLoops.h"
 
 namespace loom {
@@ -34,6 +42,12 @@ void log_pass(const char *pass, const Stmt &s) {
     if (debug_level() >= 2) std::cerr << "Lowering after " << pass << ":\n" << s << "\n";
 }
 
+void log_kernels(const char *pass, const std::vector<DeviceKernel> &kernels) {
+    if (debug_level() < 2) return;
+    for (const auto &k : kernels)
+        std::cerr << "Kernel " << k.name << " after " << pass << ":\n" << k.body << "\n";
+}
+
 } // namespace
 
 LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
@@ -43,6 +57,11 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
 
     Stmt s = schedule_functions(outputs, realization, env);
     log_pass("schedule_functions", s);
+
+    s = validate_gpu_loops(s, target);
+
+    s = select_gpu_api(s, target);
+    log_pass("select_gpu_api", s);
 
     s = inline_functions(s, outputs);
     log_pass("inline_functions", s);
@@ -90,6 +109,25 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
     s = remove_dead_lets(s);
     log_pass("remove_dead_lets", s);
 
+    // Device lowering: kernels leave the host code here, so the host-only
+    // passes below never see device code.
+    std::vector<DeviceKernel> kernels;
+    s = canonical_gpu_names(s);
+    log_pass("canonical_gpu_names", s);
+
+    s = fuse_gpu_thread_loops(s);
+    log_pass("fuse_gpu_thread_loops", s);
+
+    s = outline_gpu_kernels(s, kernels);
+    log_pass("outline_gpu_kernels", s);
+    log_kernels("outline_gpu_kernels", kernels);
+
+    s = inject_device_buffers(s, kernels);
+    log_pass("inject_device_buffers", s);
+
+    s = inject_host_device_copies(s, kernels);
+    log_pass("inject_host_device_copies", s);
+
     s = streaming_stores(s, args, target);
     log_pass("streaming_stores", s);
 
@@ -100,7 +138,9 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
     log_pass("bind_host_pointers", s);
 
     // Listed arguments the pipeline never reads: no checks, no unpacking.
-    return LoweredFunc{name, add_unread_arguments(args, listed), s, {}};
+    std::map<DeviceAPI, std::string> device_sources;
+    s = embed_device_source(s, kernels, target, device_sources);
+    return LoweredFunc{name, add_unread_arguments(args, listed), s, {}, kernels, device_sources};
 }
 
 } // namespace Internal

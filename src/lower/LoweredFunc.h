@@ -21,10 +21,12 @@
 //                         pointer to the value for scalars
 //                     const loom_pipeline_metadata_t *NAME_metadata()
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include "ir/IR.h"
+#include "lower/DeviceKernel.h"
 
 namespace loom {
 namespace Internal {
@@ -50,6 +52,10 @@ struct LoweredFunc {
      * embed_concrete_buffers in src/aot). Inside `body` they look like
      * buffer arguments ("b.buffer" and the rest). Empty after lower(). */
     std::vector<LoweredArgument> embedded_buffers;
+    /** GPU kernels the body launches (lower/OutlineGPUKernels.h), and the
+     * device source of each API holding them, which the launches carry. */
+    std::vector<DeviceKernel> kernels;
+    std::map<DeviceAPI, std::string> device_sources;
 };
 
 } // namespace Internal

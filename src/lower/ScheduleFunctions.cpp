@@ -390,7 +390,8 @@ class StageNestBuilder {
         for (const Dim &d : dims) {
             bool concurrent = d.for_type == ForType::Parallel ||
                               d.for_type == ForType::Vectorized ||
-                              d.for_type == ForType::GPUBlock || d.for_type == ForType::GPUThread;
+                              d.for_type == ForType::GPUBlock || d.for_type == ForType::GPUThread ||
+                              d.for_type == ForType::GPULane;
             if (!concurrent) continue;
             if (def.atomic && d.for_type == ForType::Vectorized)
                 user_error(stage_description(func, stage)
@@ -403,7 +404,11 @@ class StageNestBuilder {
                     std::any_of(def.rvars.begin(), def.rvars.end(),
                                 [&](const ReductionVariable &rv) { return rv.var == o; });
                 if (is_rvar && rvar_is_independent(o)) continue;
-                const char *kind = d.for_type == ForType::Vectorized ? "vectorized" : "parallel";
+                const char *kind = d.for_type == ForType::Vectorized  ? "vectorized"
+                                   : d.for_type == ForType::GPUBlock  ? "gpu_blocks"
+                                   : d.for_type == ForType::GPUThread ? "gpu_threads"
+                                   : d.for_type == ForType::GPULane   ? "gpu_lanes"
+                                                                      : "parallel";
                 if (def.atomic) continue;
                 user_error(stage_description(func, stage)
                            << " has a " << kind << " loop " << d.var << " over "
@@ -435,6 +440,11 @@ public:
             ranges[v] = VarRange{lo, add(sub(hi, lo), 1)};
         }
         for (const ReductionVariable &rv : def.rvars) ranges[rv.var] = VarRange{rv.min, rv.extent};
+        // gpu_single_thread()'s block and thread loops come from no variable.
+        for (const Dim &d : sched.dims) {
+            if (is_single_thread_loop(d.var))
+                ranges[d.var] = VarRange{make_zero(Int(32)), make_one(Int(32))};
+        }
         for (const Split &split : sched.splits) {
             switch (split.kind) {
             case Split::SplitVar:

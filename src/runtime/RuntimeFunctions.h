@@ -86,6 +86,13 @@ void loom_reset_streaming_store_threshold(void);
  * pipeline's kernels of `device_api`, one program) on a grid of
  * blocks_x*y*z blocks of threads_x*y*z threads. The program is built once
  * per context and cached (memory and disk); the kernel object once.
+ * Asynchronous: errors of the kernel itself surface at the next copy or sync.
+ * OpenCL reads LOOM_OCL_DEVICE_TYPE (cpu|gpu|accelerator|all; default a gpu,
+ * else any device) and LOOM_OCL_PLATFORM_NAME (a substring) when it first
+ * creates its context, LOOM_OCL_BUILD_OPTIONS (added to the build options)
+ * and LOOM_KERNEL_CACHE_DIR (default $XDG_CACHE_HOME/loom/kernels or
+ * ~/.cache/loom/kernels; empty: no disk cache) when it builds a program;
+ * LOOM_DEBUG >= 1 prints each program's source once per process.
  * `arg_kinds` has one letter per kernel argument, in order:
  *   'b'  args[i] holds a loom_buffer_t * with a device allocation of this API;
  *   '1' '2' '4' '8'  a scalar of that many bytes in the low bytes of args[i];
@@ -104,12 +111,31 @@ int loom_buffer_copy_to_host(void *uc, loom_buffer_t *b);
 int loom_buffer_set_host_dirty(void *uc, loom_buffer_t *b, int32_t dirty);
 int loom_buffer_set_device_dirty(void *uc, loom_buffer_t *b, int32_t dirty);
 
+/* Before a kernel reads b: device memory of this API (moving b off another
+ * API first), then a host -> device copy when the host copy is newer or the
+ * device memory is new and b has host memory. */
+int loom_buffer_prepare_device_input(void *uc, loom_buffer_t *b, int32_t device_api);
+/* Before a kernel only writes b: device memory of this API; a copy only
+ * when the host copy is newer (the kernel may not write all of b). */
+int loom_buffer_prepare_device_output(void *uc, loom_buffer_t *b, int32_t device_api);
+
 /* A pipeline-internal buffer of `bytes` bytes (1-D, UInt(8)) whose device
  * memory kernels use; `host` (may be NULL) is its host memory, when host
  * code also reads or writes it. Returns NULL after reporting an error. */
 loom_buffer_t *loom_device_buffer_create(void *uc, void *host, int64_t bytes, int32_t device_api);
 /* Frees the device memory of a buffer from loom_device_buffer_create, and it. */
 int loom_device_buffer_destroy(void *uc, loom_buffer_t *b);
+
+/* For tests and tools: how many device programs of `device_api` this process
+ * built from source and loaded from the disk kernel cache (either pointer
+ * may be NULL). */
+void loom_device_program_stats(int32_t device_api, int64_t *built_from_source,
+                               int64_t *loaded_from_cache);
+/* For tests: releases all state of `device_api` (kernels, programs, pooled
+ * memory, context, queue), so that the next use chooses the device again from
+ * the environment. Fails (returns an error code) while device allocations,
+ * crops or wrapped handles of the API are live. */
+int loom_device_reset(void *uc, int32_t device_api);
 
 /* print()/print_when(): writes a line to stderr. */
 void loom_print(void *uc, const char *message);

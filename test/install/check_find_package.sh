@@ -8,6 +8,8 @@ build_dir=$1
 source_dir=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The consumer also runs a GPU pipeline on OpenCL: kernel caches in scratch.
+export POCL_CACHE_DIR="$work/pocl_cache" LOOM_KERNEL_CACHE_DIR="$work/kernel_cache"
 cmake --install "$build_dir" --prefix "$work/prefix" > "$work/install.log"
 cmake -S "$source_dir" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" > "$work/configure.log"
 if ! cmake --build "$work/build" > "$work/build.log" 2>&1; then

@@ -40,7 +40,9 @@ TEST_CASE("target: host strings carry the CPU's features", "[target]") {
     Target no_asserts("host-no_asserts");
     REQUIRE(no_asserts.has_feature(Target::NoAsserts));
     REQUIRE(no_asserts.without_feature(Target::NoAsserts) == host);
-    REQUIRE(Target("host-cuda").has_gpu_feature());
+    REQUIRE(Target("host-cuda").has_feature(Target::CUDA));
+    REQUIRE_FALSE(Target("host-cuda").has_gpu_feature()); // no CUDA backend yet
+    REQUIRE(Target("host-opencl").has_gpu_feature());
     REQUIRE(Target("host-opencl").has_feature(Target::OpenCL));
     REQUIRE(host.with_feature(Target::Debug).with_feature(Target::Debug).features.size() ==
             host.features.size() + 1);

@@ -174,6 +174,15 @@ std::string CodeGen_C::c_memory_type(Type t) const {
     return t.is_bool() ? std::string("uint8_t") : c_type(t);
 }
 
+std::string CodeGen_C::memory_pointer(const Symbol &memory, Type t) const {
+    std::string space = memory.address_space.empty() ? "" : memory.address_space + " ";
+    return "((" + space + c_memory_type(t.element_of()) + " *)" + memory.c_name + ")";
+}
+
+std::string CodeGen_C::math_function(const std::string &name, int bits) const {
+    return bits == 64 ? name : name + "f";
+}
+
 std::string CodeGen_C::scalar_local(Type t, const std::string &expr) {
     std::string name;
     if (!name_hints.empty() && !name_hints.back().empty())

@@ -34,7 +34,6 @@ std::string CodeGen_C::codegen_math(const Call *op, const MathCall &math) {
     }
     // Half precision computes in float.
     bool half = math.bits == 16;
-    std::string f = math.bits == 64 ? "" : "f";
     std::string one = math.bits == 64 ? "1.0" : "1.0f";
     Type result = op->type;
     return elementwise(result, args, types, [&](const std::vector<std::string> &x) {
@@ -50,11 +49,11 @@ std::string CodeGen_C::codegen_math(const Call *op, const MathCall &math) {
         } else if (stem == "fast_inverse") {
             r = one + " / " + xs[0];
         } else if (stem == "fast_inverse_sqrt") {
-            r = one + " / sqrt" + f + "(" + xs[0] + ")";
+            r = one + " / " + math_function("sqrt", math.bits) + "(" + xs[0] + ")";
         } else {
-            r = math.libm + f + "(" + join(xs) + ")";
+            r = math_function(math.libm, math.bits) + "(" + join(xs) + ")";
         }
-        if (half && !math.is_classification()) r = "(_Float16)" + r;
+        if (half && !math.is_classification()) r = "(" + c_type(result.element_of()) + ")" + r;
         return r;
     });
 }
@@ -225,33 +224,32 @@ std::string CodeGen_C::codegen_shift(const Call *op) {
     });
 }
 
+std::string CodeGen_C::bit_count(Intrinsic op, Type arg, const std::string &x) {
+    int bits = arg.bits;
+    bool wide = bits == 64;
+    if (op == Intrinsic::popcount)
+        return std::string(wide ? "__builtin_popcountll((unsigned long long)"
+                                : "__builtin_popcount((unsigned)") +
+               x + ")";
+    bool leading = op == Intrinsic::count_leading_zeros;
+    // Defined at zero (the width), unlike the builtins.
+    std::string fn = std::string(leading ? "loom_clz" : "loom_ctz") + std::to_string(bits);
+    std::string builtin =
+        std::string(leading ? "__builtin_clz" : "__builtin_ctz") + (wide ? "ll" : "");
+    std::string a = wide ? "(unsigned long long)x" : "(unsigned)x";
+    std::string adjust = leading && bits < 32 ? " - " + std::to_string(32 - bits) : "";
+    need_helper(fn, "static inline int " + fn + "(" + c_type(arg) + " x) {\n    return x == 0 ? " +
+                        std::to_string(bits) + " : " + builtin + "(" + a + ")" + adjust + ";\n}\n");
+    return fn + "(" + x + ")";
+}
+
 std::string CodeGen_C::codegen_bit_count(const Call *op) {
     Type at = op->args.at(0).type();
-    int bits = at.bits;
-    bool wide = bits == 64;
-    std::string U = c_type(at.element_of().with_code(Type::UInt));
-    std::string fn;
-    if (op->op == Intrinsic::popcount) {
-        fn = wide ? "__builtin_popcountll" : "__builtin_popcount";
-    } else {
-        bool leading = op->op == Intrinsic::count_leading_zeros;
-        // Defined at zero (the width), unlike the builtins.
-        fn = std::string(leading ? "loom_clz" : "loom_ctz") + std::to_string(bits);
-        std::string builtin =
-            std::string(leading ? "__builtin_clz" : "__builtin_ctz") + (wide ? "ll" : "");
-        std::string arg = wide ? "(unsigned long long)x" : "(unsigned)x";
-        std::string adjust = leading && bits < 32 ? " - " + std::to_string(32 - bits) : "";
-        need_helper(fn, "static inline int " + fn + "(" + U + " x) {\n    return x == 0 ? " +
-                            std::to_string(bits) + " : " + builtin + "(" + arg + ")" + adjust +
-                            ";\n}\n");
-    }
+    Type ut = at.element_of().with_code(Type::UInt);
     std::string a = codegen(op->args[0]);
     Type counted = Int(32, at.lanes);
     return elementwise(op->type, {a}, {at}, [&](const std::vector<std::string> &x) {
-        std::string arg = "(" + U + ")" + x[0];
-        if (op->op == Intrinsic::popcount)
-            arg = wide ? "(unsigned long long)" + arg : "(unsigned)" + arg;
-        return convert(counted, op->type, fn + "(" + arg + ")");
+        return convert(counted, op->type, bit_count(op->op, ut, "(" + c_type(ut) + ")" + x[0]));
     });
 }
 
@@ -260,7 +258,7 @@ std::string CodeGen_C::round_to_zero_div_mod(Type t, const std::string &a, const
     t = t.element_of();
     if (t.is_float()) {
         if (div) return a + " / " + b;
-        return std::string(t.bits == 64 ? "fmod(" : "fmodf(") + a + ", " + b + ")";
+        return math_function("fmod", t.bits) + "(" + a + ", " + b + ")";
     }
     std::string T = c_type(t);
     std::string name = std::string(div ? "loom_div_rtz_" : "loom_mod_rtz_") +
@@ -344,11 +342,9 @@ std::string CodeGen_C::codegen_intrinsic(const Call *op) {
         std::string W = at.bits == 64 ? "uint64_t" : "uint32_t";
         return elementwise(t, xs, ts, [&](const std::vector<std::string> &x) {
             if (at.is_float()) {
-                std::string f = at.bits == 64   ? "fabs("
-                                : at.bits == 32 ? "fabsf("
-                                                : "fabsf((float)";
+                std::string f = math_function("fabs", at.bits) + (at.bits == 16 ? "((float)" : "(");
                 std::string r = f + (d ? x[0] + " - " + x[1] : x[0]) + ")";
-                return at.bits == 16 ? "(_Float16)" + r : r;
+                return at.bits == 16 ? "(" + c_type(at.element_of()) + ")" + r : r;
             }
             std::string r;
             if (!d) {

@@ -78,7 +78,7 @@ void CodeGen_C::visit(const FloatImm *op) {
         s = text;
         if (s.find_first_of(".e") == std::string::npos) s += ".0";
         if (t.bits != 64) s += "f";
-        if (t.bits == 16) s = "(_Float16)" + s;
+        if (t.bits == 16) s = "(" + c_type(t.element_of()) + ")" + s;
         s = parenthesize_negative(s);
     }
     value = s;
@@ -118,18 +118,21 @@ void CodeGen_C::visit(const Reinterpret *op) {
         value = scalar_local(to, convert(from, to, a));
         return;
     }
+    value = codegen_reinterpret(from, to, a);
+}
+
+std::string CodeGen_C::codegen_reinterpret(Type from, Type to, const std::string &a) {
     if (from.is_scalar()) {
         // Through memory: the bits stay, the type changes. Literals have no
         // address, so copy through a local first.
         std::string src = scalar_local(from, a);
         std::string dst = scalar_local(to, "0");
         line() << "memcpy(&" << dst << ", &" << src << ", sizeof(" << dst << "));\n";
-        value = dst;
-        return;
+        return dst;
     }
     std::string dst = vector_local(to);
     line() << "memcpy(" << dst << ", " << a << ", sizeof(" << dst << "));\n";
-    value = dst;
+    return dst;
 }
 
 void CodeGen_C::visit(const Variable *op) {
@@ -175,10 +178,10 @@ std::string CodeGen_C::euclidean_div_mod(Type t, const std::string &a, const std
     if (t.is_float()) {
         if (div) return a + " / " + b;
         // a - b * floor(a / b), as the LLVM backend computes it.
-        std::string fl = t.bits == 64 ? "floor" : "floorf";
+        std::string fl = math_function("floor", t.bits);
         if (t.bits == 16)
-            return "(_Float16)((float)" + a + " - (float)" + b + " * floorf((float)" + a +
-                   " / (float)" + b + "))";
+            return "(" + c_type(t) + ")((float)" + a + " - (float)" + b + " * " + fl + "((float)" +
+                   a + " / (float)" + b + "))";
         return a + " - " + b + " * " + fl + "(" + a + " / " + b + ")";
     }
     std::string T = c_type(t);

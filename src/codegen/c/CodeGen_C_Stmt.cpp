@@ -29,7 +29,7 @@ void CodeGen_C::visit(const Load *op) {
     Type t = op->type;
     const Symbol &memory = symbol(op->name);
     used_names.insert(memory.c_name);
-    std::string ptr = "((" + c_memory_type(t.element_of()) + " *)" + memory.c_name + ")";
+    std::string ptr = memory_pointer(memory, t);
     auto from_memory = [&](const std::string &x) { return t.is_bool() ? "(" + x + " != 0)" : x; };
     bool predicated = is_predicated(op->predicate);
 
@@ -55,7 +55,15 @@ void CodeGen_C::visit(const Load *op) {
     std::string lane_index;
     const Ramp *ramp = op->index.as<Ramp>();
     if (ramp && ramp->base.type().is_scalar()) {
-        std::string base = codegen(ramp->base), stride = codegen(ramp->stride);
+        std::string base = codegen(ramp->base);
+        if (!predicated && is_const_one(ramp->stride) && !t.is_bool()) {
+            std::string dense = dense_vector_load(t, memory, base);
+            if (!dense.empty()) {
+                value = dense;
+                return;
+            }
+        }
+        std::string stride = codegen(ramp->stride);
         lane_index = base + " + _l * " + stride;
     } else {
         lane_index = lane(codegen(op->index), op->index.type());
@@ -72,7 +80,7 @@ void CodeGen_C::visit(const Store *op) {
     Type t = op->value.type();
     const Symbol &memory = symbol(op->name);
     used_names.insert(memory.c_name);
-    std::string ptr = "((" + c_memory_type(t.element_of()) + " *)" + memory.c_name + ")";
+    std::string ptr = memory_pointer(memory, t);
     auto to_memory = [&](const std::string &x) { return t.is_bool() ? "(uint8_t)" + x : x; };
     bool predicated = is_predicated(op->predicate);
 
@@ -96,7 +104,11 @@ void CodeGen_C::visit(const Store *op) {
     std::string lane_index;
     const Ramp *ramp = op->index.as<Ramp>();
     if (ramp && ramp->base.type().is_scalar()) {
-        std::string base = codegen(ramp->base), stride = codegen(ramp->stride);
+        std::string base = codegen(ramp->base);
+        if (!predicated && is_const_one(ramp->stride) && !t.is_bool() &&
+            dense_vector_store(t, memory, base, v))
+            return;
+        std::string stride = codegen(ramp->stride);
         lane_index = base + " + _l * " + stride;
     } else {
         lane_index = lane(codegen(op->index), op->index.type());
@@ -106,35 +118,38 @@ void CodeGen_C::visit(const Store *op) {
            << "] = " << to_memory(v + "[_l]") << ";\n";
 }
 
-void CodeGen_C::visit(const Allocate *op) {
-    std::string elem = c_memory_type(op->type.element_of());
-    int64_t elem_bytes = int64_t(op->type.bytes()) * op->type.lanes;
-
-    int64_t constant_elements = 1;
-    bool constant_size = true;
+bool CodeGen_C::constant_elements(const Allocate *op, int64_t *elements) {
+    *elements = 1;
     for (const Expr &e : op->extents) {
         auto c = as_const_int(e);
-        if (!c || *c < 0 || (*c > 0 && constant_elements > INT64_MAX / *c)) {
-            constant_size = false;
-            break;
-        }
-        constant_elements *= *c;
+        if (!c || *c < 0 || (*c > 0 && *elements > INT64_MAX / *c)) return false;
+        *elements *= *c;
     }
-    bool on_stack =
-        constant_size && op->memory_type != MemoryType::Heap &&
-        constant_elements <= max_stack_allocation_bytes / std::max<int64_t>(elem_bytes, 1);
-    std::string name = unique_name(op->name);
+    return true;
+}
 
+void CodeGen_C::codegen_local_array(const Allocate *op, int64_t elements) {
+    std::string name = unique_name(op->name);
+    line() << c_memory_type(op->type.element_of()) << " " << name << "["
+           << std::max<int64_t>(elements, 1) * op->type.lanes << "];\n";
+    {
+        ScopedBinding<Symbol> bind(symbols, op->name, Symbol{name, Handle()});
+        codegen(op->body);
+    }
+    mark_unused_lets(name);
+}
+
+void CodeGen_C::visit(const Allocate *op) {
+    int64_t elem_bytes = int64_t(op->type.bytes()) * op->type.lanes;
+    int64_t elements = 0;
+    bool constant_size = constant_elements(op, &elements);
+    bool on_stack = constant_size && op->memory_type != MemoryType::Heap &&
+                    elements <= max_stack_allocation_bytes / std::max<int64_t>(elem_bytes, 1);
     if (on_stack) {
-        line() << elem << " " << name << "["
-               << std::max<int64_t>(constant_elements, 1) * op->type.lanes << "];\n";
-        {
-            ScopedBinding<Symbol> bind(symbols, op->name, Symbol{name, Handle()});
-            codegen(op->body);
-        }
-        mark_unused_lets(name);
+        codegen_local_array(op, elements);
         return;
     }
+    std::string name = unique_name(op->name);
 
     // Bytes in 64-bit arithmetic, as the LLVM backend computes them.
     std::string bytes = "(uint64_t)" + std::to_string(elem_bytes);
@@ -162,6 +177,14 @@ void CodeGen_C::visit(const Allocate *op) {
     }
     heap_allocations.pop_back();
     line() << "loom_free(" << uc << ", " << name << ");\n";
+}
+
+std::string CodeGen_C::dense_vector_load(Type, const Symbol &, const std::string &) {
+    return "";
+}
+
+bool CodeGen_C::dense_vector_store(Type, const Symbol &, const std::string &, const std::string &) {
+    return false;
 }
 
 // Heap allocations are freed when their Allocate's body ends (and on every

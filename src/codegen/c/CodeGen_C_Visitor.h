@@ -1,7 +1,10 @@
 #ifndef LOOM_CODEGEN_C_CODEGEN_C_VISITOR_H
 #define LOOM_CODEGEN_C_CODEGEN_C_VISITOR_H
 
-// The IR visitor behind codegen_c(). Its methods are split over several files
+// The IR visitor behind codegen_c(), and the base of the GPU source printer
+// (codegen/gpu/CodeGen_GPU_C.h), which reuses all of its expression and
+// statement printing and overrides the virtual hooks marked "Dialect hook"
+// below for what a GPU dialect prints differently. Its methods are split over several files
 // by job: CodeGen_C.cpp (file layout, entry points, names, types, emission
 // helpers), CodeGen_C_Expr.cpp (constants, casts, arithmetic, comparisons,
 // vectors), CodeGen_C_Call.cpp (intrinsics, math, extern calls, buffer
@@ -32,7 +35,7 @@ public:
     explicit CodeGen_C(const Target &target);
     std::string compile(const LoweredFunc &f);
 
-private:
+protected:
     // ---- File layout and helpers (CodeGen_C.cpp) ----
     const Target target;
 
@@ -40,6 +43,9 @@ private:
     struct Symbol {
         std::string c_name; // identifier, literal or array/pointer expression
         Type type;          // value type; Handle for memory (buffers, allocations)
+        /** Memory: the address-space qualifier its pointers carry ("__global",
+         * "__local" in OpenCL C; empty in C). */
+        std::string address_space = {};
     };
     Scope<Symbol> symbols;
     /** C identifiers a Variable has read (lets never read get a (void) use). */
@@ -75,10 +81,19 @@ private:
     const Symbol &symbol(const std::string &name) const;
     void mark_unused_lets(const std::string &c_name);
 
-    /** C type of one element of t ("int32_t", "float", "bool", "void *"). */
-    std::string c_type(Type t) const;
+    /** Dialect hook: the type of one element of t ("int32_t", "float",
+     * "bool", "void *"; "_Float16" in C). */
+    virtual std::string c_type(Type t) const;
     /** C type of one element of t as stored in memory (bools are bytes). */
     std::string c_memory_type(Type t) const;
+    /** A pointer to elements of type t in `memory`: "((float *)buf)", with
+     * the memory's address space ("((__global float *)buf)"). */
+    std::string memory_pointer(const Symbol &memory, Type t) const;
+    /** Dialect hook: the name of the math function `name` ("sqrt", "floor",
+     * "fabs", "fmod", "nearbyint", ...; the libm names of CodeGenCalls.h)
+     * computing on floats of `bits` (16-bit floats compute in float). C:
+     * "sqrtf" for 16 and 32 bits, "sqrt" for 64. */
+    virtual std::string math_function(const std::string &name, int bits) const;
     /** A local holding `expr` of scalar type t; returns its name. */
     std::string scalar_local(Type t, const std::string &expr);
     /** A new local array for a vector of type t; returns its name. */
@@ -111,6 +126,9 @@ private:
     std::string arithmetic(Type t, const std::string &a, const char *op, const std::string &b);
     std::string euclidean_div_mod(Type t, const std::string &a, const std::string &b, bool div);
     std::string convert(Type from, Type to, const std::string &a);
+    /** Dialect hook: the bits of `a` (non-handle, scalar or vector) as type
+     * `to` of the same total width. C: memcpy into a new local. */
+    virtual std::string codegen_reinterpret(Type from, Type to, const std::string &a);
     template <typename Op> void visit_binary(const Op *op, const char *c_op);
     template <typename Op> void visit_compare(const Op *op, const char *c_op);
 
@@ -126,7 +144,25 @@ private:
     // Helpers of codegen_intrinsic.
     std::string codegen_shift(const Call *op);
     std::string codegen_bit_count(const Call *op);
+    /** Dialect hook: an int expression counting (popcount,
+     * count_leading_zeros or count_trailing_zeros) the bits of `x`, a
+     * scalar of the unsigned type `arg` (defined at zero: the width). */
+    virtual std::string bit_count(Intrinsic op, Type arg, const std::string &x);
     std::string round_to_zero_div_mod(Type t, const std::string &a, const std::string &b, bool div);
+
+    // ---- Loads, stores, allocations (CodeGen_C_Stmt.cpp) ----
+    /** Dialect hook: a dense vector load (unpredicated, index Ramp(base, 1,
+     * t.lanes)) printed the dialect's way; returns the vector's local, or
+     * "" to load lane by lane (C). */
+    virtual std::string dense_vector_load(Type t, const Symbol &memory, const std::string &base);
+    /** Dialect hook: a dense vector store of the vector local `v` (as
+     * above); returns false to store lane by lane (C). */
+    virtual bool dense_vector_store(Type t, const Symbol &memory, const std::string &base,
+                                    const std::string &v);
+    /** The element count of an Allocate when its extents are constant. */
+    static bool constant_elements(const Allocate *op, int64_t *elements);
+    /** An array local of `elements` elements for op, with its body. */
+    void codegen_local_array(const Allocate *op, int64_t elements);
 
     // ---- Parallel loops (CodeGen_C_Parallel.cpp) ----
     void codegen_parallel_for(const For *op);

@@ -1,0 +1,124 @@
+// atomic_update in GPU kernels: the dialect's atomic call when the new value
+// is `old op e` for an integer operation it has (atomic_add, ...), else a
+// compare-and-swap loop on the element's bits that recomputes the new value
+// from the value it saw. Works on global and shared memory alike: the
+// pointer carries the memory's address space.
+
+#include "codegen/gpu/CodeGen_GPU_C.h"
+#include "ir/Error.h"
+#include "ir/IRPrinter.h"
+#include "ir/IRUtil.h"
+
+namespace loom {
+namespace Internal {
+
+namespace {
+
+using AtomicOp = CodeGen_GPU_C::AtomicOp;
+
+bool is_var(const Expr &e, const std::string &name) {
+    const auto *v = e.as<Variable>();
+    return v && v->name == name;
+}
+
+/** For value == old op e (or e op old, op commutative), the operation and e. */
+bool match_rmw(const Expr &value, const std::string &old, AtomicOp *op, Expr *operand) {
+    auto commutative = [&](const Expr &a, const Expr &b, AtomicOp o) {
+        for (int swap = 0; swap < 2; swap++) {
+            const Expr &x = swap ? b : a, &y = swap ? a : b;
+            if (is_var(x, old) && !expr_uses_var(y, old)) {
+                *op = o;
+                *operand = y;
+                return true;
+            }
+        }
+        return false;
+    };
+    if (const auto *a = value.as<Add>()) return commutative(a->a, a->b, AtomicOp::Add);
+    if (const auto *s = value.as<Sub>()) {
+        if (!is_var(s->a, old) || expr_uses_var(s->b, old)) return false;
+        *op = AtomicOp::Sub;
+        *operand = s->b;
+        return true;
+    }
+    if (const auto *m = value.as<Min>()) return commutative(m->a, m->b, AtomicOp::Min);
+    if (const auto *m = value.as<Max>()) return commutative(m->a, m->b, AtomicOp::Max);
+    if (const auto *c = value.as<Call>(); c && c->args.size() == 2) {
+        if (c->is_intrinsic(Intrinsic::bitwise_and))
+            return commutative(c->args[0], c->args[1], AtomicOp::And);
+        if (c->is_intrinsic(Intrinsic::bitwise_or))
+            return commutative(c->args[0], c->args[1], AtomicOp::Or);
+        if (c->is_intrinsic(Intrinsic::bitwise_xor))
+            return commutative(c->args[0], c->args[1], AtomicOp::Xor);
+    }
+    return false;
+}
+
+} // namespace
+
+std::string CodeGen_GPU_C::codegen_atomic_update(const Call *op) {
+    internal_assert(op->args.size() == 4, "atomic_update takes 4 arguments");
+    const auto *name = op->args[0].as<StringImm>();
+    const auto *old = op->args[2].as<StringImm>();
+    internal_assert(name && old, "atomic_update needs a buffer name and an old-value name");
+    Type t = op->type;
+    internal_assert(t.is_scalar(), "atomic_update of a vector");
+    const Symbol memory = symbol(name->value);
+    used_names.insert(memory.c_name);
+    std::string index = codegen(op->args[1]);
+    const Expr &value = op->args[3];
+
+    AtomicOp rmw;
+    Expr operand;
+    if ((t.is_int() || t.is_uint()) && !t.is_bool() &&
+        match_rmw(value, old->value, &rmw, &operand)) {
+        std::string ptr = "(" + atomic_pointer_type(t, memory.address_space) + ")" + memory.c_name +
+                          " + " + index;
+        std::string call = atomic_rmw(rmw, t, ptr, codegen(operand));
+        if (!call.empty()) {
+            line() << call << "\n";
+            return "0";
+        }
+    }
+
+    auto unsupported = [&]() {
+        user_error(kernel_description()
+                   << " updates " << name->value << " atomically with values of type "
+                   << type_to_string(t) << ", but " << dialect_name()
+                   << " has atomic operations on 32- and 64-bit values only");
+    };
+    if (t.bits < 32) unsupported();
+
+    // Compare-and-swap on the element's bits.
+    Type bits = UInt(t.bits);
+    std::string ptr_type = atomic_pointer_type(bits, memory.address_space);
+    std::string ptr = "_atomic" + std::to_string(next_id++);
+    std::string current = "_current" + std::to_string(next_id++);
+    line() << ptr_type << ptr << " = (" << ptr_type << ")" << memory.c_name << " + " << index
+           << ";\n";
+    line() << c_type(bits) << " " << current << " = *" << ptr << ";\n";
+    line() << "for (;;) {\n";
+    indent_level++;
+    std::string old_value = unique_name(old->value);
+    std::string old_bits = t == bits ? current : codegen_reinterpret(bits, t, current);
+    line() << c_type(t) << " " << old_value << " = " << old_bits << ";\n";
+    std::string next;
+    {
+        ScopedBinding<Symbol> bind(symbols, old->value, Symbol{old_value, t});
+        next = codegen(value);
+    }
+    std::string next_bits = t == bits ? next : codegen_reinterpret(t, bits, next);
+    std::string cas = atomic_cas(bits, ptr, current, next_bits);
+    if (cas.empty()) unsupported();
+    std::string seen = "_seen" + std::to_string(next_id++);
+    line() << c_type(bits) << " " << seen << " = " << cas << ";\n";
+    line() << "if (" << seen << " == " << current << ") break;\n";
+    line() << current << " = " << seen << ";\n";
+    mark_unused_lets(old_value);
+    indent_level--;
+    line() << "}\n";
+    return "0";
+}
+
+} // namespace Internal
+} // namespace loom

@@ -1,0 +1,80 @@
+#include "lower/EmbedDeviceSource.h"
+
+#include <iostream>
+#include <sstream>
+
+#include "codegen/opencl/CodeGen_OpenCL_C.h"
+#include "ir/IRMutator.h"
+#include "ir/IRPrinter.h"
+#include "lower/LowerUtil.h"
+#include "lower/OutlineGPUKernels.h"
+
+namespace loom {
+namespace Internal {
+
+namespace {
+
+class ReplacePlaceholders : public IRMutator {
+public:
+    std::map<std::string, std::string> by_placeholder;
+
+private:
+    using IRMutator::visit;
+    Expr visit(const StringImm *op) override {
+        auto it = by_placeholder.find(op->value);
+        return it == by_placeholder.end() ? Expr(op) : StringImm::make(it->second);
+    }
+};
+
+} // namespace
+
+Stmt embed_device_source(const Stmt &s, const std::vector<DeviceKernel> &kernels,
+                         const Target &target, std::map<DeviceAPI, std::string> &sources) {
+    if (kernels.empty()) return s;
+    std::vector<DeviceKernel> opencl;
+    for (const auto &k : kernels)
+        if (k.device_api == DeviceAPI::OpenCL) opencl.push_back(k);
+    ReplacePlaceholders replace;
+    if (!opencl.empty()) {
+        sources[DeviceAPI::OpenCL] = codegen_opencl_c(opencl, target);
+        replace.by_placeholder[device_source_placeholder(DeviceAPI::OpenCL)] =
+            sources[DeviceAPI::OpenCL];
+    }
+    if (debug_level() >= 2)
+        for (const auto &[api, source] : sources) std::cerr << "Device source:\n" << source << "\n";
+    return replace.mutate(s);
+}
+
+Stmt unembed_device_source(const Stmt &s, const std::map<DeviceAPI, std::string> &sources) {
+    ReplacePlaceholders replace;
+    for (const auto &[api, source] : sources)
+        replace.by_placeholder[source] = device_source_placeholder(api);
+    return replace.mutate(s);
+}
+
+std::string kernels_to_string(const std::vector<DeviceKernel> &kernels) {
+    std::ostringstream out;
+    for (const auto &k : kernels) {
+        out << "\nkernel " << k.name << " of Func " << k.func_name << " ("
+            << (k.device_api == DeviceAPI::CUDA ? "CUDA" : "OpenCL") << ", " << k.block_dims
+            << "-D grid, threads ";
+        for (int d = 0; d < 3; d++)
+            out << (d ? "x" : "") << (k.threads[d] ? std::to_string(k.threads[d]) : "?");
+        out << ", " << k.constant_shared_bytes << " static shared bytes)(";
+        for (size_t i = 0; i < k.args.size(); i++) {
+            const DeviceKernelArg &a = k.args[i];
+            out << (i ? ", " : "") << a.name << ": "
+                << (a.is_dynamic_shared ? "dynamic shared"
+                    : a.is_buffer       ? std::string(a.read && a.written ? "in/out "
+                                                      : a.written         ? "out "
+                                                                          : "in ") +
+                                        type_to_string(a.type) + " buffer"
+                                  : type_to_string(a.type));
+        }
+        out << ") {\n" << k.body << "}\n";
+    }
+    return out.str();
+}
+
+} // namespace Internal
+} // namespace loom

@@ -1,0 +1,544 @@
+#include "lower/FuseGPUThreadLoops.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "analysis/Simplify.h"
+#include "ir/Error.h"
+#include "ir/IRMutator.h"
+#include "ir/IROperator.h"
+#include "ir/IRPrinter.h"
+#include "ir/IRUtil.h"
+#include "ir/IRVisitor.h"
+#include "lower/GPULoops.h"
+#include "lower/LowerUtil.h"
+
+namespace loom {
+namespace Internal {
+
+const char *const shared_allocation_name = "__shared";
+
+std::string gpu_threads_marker(int dim) {
+    return std::string("__gpu_threads_") + gpu_dim_name(dim);
+}
+
+namespace {
+
+// Shared allocations are aligned so that any access type (up to 16-byte
+// vectors) indexes them in whole elements.
+constexpr int64_t shared_alignment = 16;
+
+/** Names bound inside a statement (lets, loops, allocations): a size that
+ * uses none of them can be computed by the host before the launch. */
+std::set<std::string> names_bound_in(const Stmt &s) {
+    std::set<std::string> names;
+    visit_all(s, [&](const IRNode *n) {
+        switch (n->node_type) {
+        case IRNodeType::LetStmt:
+            names.insert(static_cast<const LetStmt *>(n)->name);
+            break;
+        case IRNodeType::Let:
+            names.insert(static_cast<const Let *>(n)->name);
+            break;
+        case IRNodeType::For:
+            names.insert(static_cast<const For *>(n)->name);
+            break;
+        default:
+            break;
+        }
+    });
+    return names;
+}
+
+/** Let values visible anywhere in a kernel, by name (names are unique after lowering). */
+std::map<std::string, Expr> let_values(const Stmt &s) {
+    std::map<std::string, Expr> lets;
+    visit_all(s, [&](const IRNode *n) {
+        if (n->node_type == IRNodeType::LetStmt) {
+            const auto *l = static_cast<const LetStmt *>(n);
+            lets.emplace(l->name, l->value);
+        } else if (n->node_type == IRNodeType::Let) {
+            const auto *l = static_cast<const Let *>(n);
+            lets.emplace(l->name, l->value);
+        }
+    });
+    return lets;
+}
+
+Expr int64(const Expr &e) {
+    return e.type() == Int(64) ? e : Cast::make(Int(64), e);
+}
+
+/** A size inside a kernel: a constant bound, or a host-side expression. */
+struct KernelSize {
+    std::optional<int64_t> constant;
+    Expr dynamic;
+};
+
+class KernelScope {
+public:
+    explicit KernelScope(const Stmt &kernel)
+        : lets(let_values(kernel)), inner(names_bound_in(kernel)) {}
+
+    /** Bound e by a constant, or else keep it when the host can compute it. */
+    KernelSize size_of(const Expr &e) const {
+        if (auto c = constant_bound(e, true, lets)) return {std::max<int64_t>(*c, 0), Expr()};
+        Expr bound = symbolic_upper_bound(e, lets);
+        if (bound.defined()) {
+            bool host_known = true;
+            for (const auto &v : free_variables(bound)) host_known = host_known && !inner.count(v);
+            if (host_known) return {std::nullopt, bound};
+        }
+        return {std::nullopt, Expr()};
+    }
+
+private:
+    std::map<std::string, Expr> lets;
+    std::set<std::string> inner;
+};
+
+/** Shared memory accesses of a statement: names of shared allocations only. */
+struct SharedUse {
+    std::set<std::string> read, written;
+    void add(const SharedUse &o) {
+        read.insert(o.read.begin(), o.read.end());
+        written.insert(o.written.begin(), o.written.end());
+    }
+    /** Does `later` read what this wrote, or write what this touched? */
+    template <typename Aliases> bool conflicts_with(const SharedUse &later, Aliases aliases) const {
+        auto any = [&](const std::set<std::string> &xs, const std::set<std::string> &ys) {
+            for (const auto &x : xs)
+                for (const auto &y : ys)
+                    if (aliases(x, y)) return true;
+            return false;
+        };
+        return any(later.read, written) || any(later.written, written) || any(later.written, read);
+    }
+    bool empty() const { return read.empty() && written.empty(); }
+};
+
+class FuseBlock {
+public:
+    FuseBlock(const Stmt &kernel, const std::string &kernel_loop)
+        : scope(kernel), kernel_loop(kernel_loop) {}
+
+    Stmt run(const Stmt &body) {
+        find_shared_and_threads(body);
+        place_shared(body);
+        Stmt s = add_barriers(body);
+        s = ThreadLoopsToIds(*this).mutate(s);
+        s = rewrite_shared(s);
+        for (int d = 2; d >= 0; d--) s = LetStmt::make(gpu_threads_marker(d), thread_count(d), s);
+        return s;
+    }
+
+private:
+    KernelScope scope;
+    std::string kernel_loop;
+    /** Per dimension: the largest constant thread extent, and host-side
+     * extents that have no constant bound. */
+    int64_t constant_threads[3] = {1, 1, 1};
+    std::vector<Expr> dynamic_threads[3];
+    bool has_threads = false;
+    std::set<std::string> shared; // block-level allocations
+
+    Expr thread_count(int d) const {
+        Expr e = make_const(Int(32), constant_threads[d]);
+        for (const Expr &x : dynamic_threads[d]) e = max(e, x);
+        return simplify(e);
+    }
+    bool constant_block_size(int d) const { return dynamic_threads[d].empty(); }
+
+    void find_shared_and_threads(const Stmt &body) {
+        class Finder : public IRVisitor {
+        public:
+            FuseBlock &self;
+            int thread_depth = 0;
+            explicit Finder(FuseBlock &s) : self(s) {}
+            using IRVisitor::visit;
+            void visit(const For *op) override {
+                if (!is_gpu_thread(op->for_type)) {
+                    IRVisitor::visit(op);
+                    return;
+                }
+                int d = gpu_loop_dim(op->name);
+                internal_assert(d >= 0, "thread loop " << op->name << " has no canonical name");
+                self.has_threads = true;
+                KernelSize k = self.scope.size_of(op->extent);
+                if (k.constant) {
+                    self.constant_threads[d] = std::max(self.constant_threads[d], *k.constant);
+                } else if (k.dynamic.defined()) {
+                    self.dynamic_threads[d].push_back(k.dynamic);
+                } else {
+                    user_error("Func " << loop_func_name(op->name) << ": the extent of GPU thread "
+                                       << describe_loop(op->name) << " (" << op->extent
+                                       << ") changes from block to block and has no constant "
+                                          "bound; split it by a constant factor (gpu_tile), or "
+                                          "bound() the Func's extent");
+                }
+                thread_depth++;
+                IRVisitor::visit(op);
+                thread_depth--;
+            }
+            void visit(const Allocate *op) override {
+                if (thread_depth == 0) {
+                    if (op->memory_type == MemoryType::Heap ||
+                        op->memory_type == MemoryType::Register)
+                        user_error("Func "
+                                   << op->name << " is computed at a GPU block loop ("
+                                   << describe_loop(self.kernel_loop)
+                                   << ") but stored in MemoryType::"
+                                   << (op->memory_type == MemoryType::Heap ? "Heap" : "Register")
+                                   << "; storage at block level is block-shared: use "
+                                      "MemoryType::GPUShared or Auto, or compute it "
+                                      "at a thread loop");
+                    self.shared.insert(op->name);
+                } else if (op->memory_type == MemoryType::GPUShared) {
+                    user_error("Func " << op->name
+                                       << " is stored in MemoryType::GPUShared but computed "
+                                          "inside a GPU thread loop; shared memory belongs to a "
+                                          "block: compute it at a block loop");
+                }
+                IRVisitor::visit(op);
+            }
+        } finder(*this);
+        body.accept(&finder);
+    }
+
+    SharedUse shared_use(const Stmt &s) const {
+        BufferAccesses a = buffer_accesses(s);
+        SharedUse u;
+        for (const auto &[name, t] : a.read)
+            if (shared.count(name)) u.read.insert(name);
+        for (const auto &[name, t] : a.written)
+            if (shared.count(name)) u.written.insert(name);
+        return u;
+    }
+
+    static bool is_thread_loop(const Stmt &s) {
+        const auto *f = s.as<For>();
+        return f && is_gpu_thread(f->for_type);
+    }
+
+    static void flatten(const Stmt &s, std::vector<Stmt> &out) {
+        if (const auto *b = s.as<Block>()) {
+            flatten(b->first, out);
+            flatten(b->rest, out);
+        } else if (s.defined()) {
+            out.push_back(s);
+        }
+    }
+
+    /** Barriers between the block-level stages of s (see the header). */
+    Stmt add_barriers(const Stmt &s) {
+        // Code without thread loops runs in one thread (or the same in all):
+        // its own order is sequential, and a barrier inside it would not be
+        // reached by every thread.
+        if (!s.defined() || is_thread_loop(s) || !contains_gpu_loop(s)) return s;
+        auto alias = [this](const std::string &a, const std::string &b) { return aliases(a, b); };
+        if (const auto *b = s.as<Block>()) {
+            std::vector<Stmt> parts;
+            flatten(s, parts);
+            (void)b;
+            std::vector<Stmt> result;
+            SharedUse pending;
+            for (const Stmt &p : parts) {
+                SharedUse u = shared_use(p);
+                if (pending.conflicts_with(u, alias)) {
+                    result.push_back(gpu_barrier());
+                    pending = SharedUse();
+                }
+                result.push_back(add_barriers(p));
+                pending.add(u);
+            }
+            return Block::make(result);
+        }
+        if (const auto *f = s.as<For>()) {
+            Stmt body = add_barriers(f->body);
+            // The next iteration must not overwrite what this one still reads.
+            SharedUse u = shared_use(f->body);
+            if (!u.written.empty() && u.conflicts_with(u, alias))
+                body = Block::make(body, gpu_barrier());
+            return For::make(f->name, f->min, f->extent, f->for_type, f->device_api, body);
+        }
+        if (const auto *l = s.as<LetStmt>())
+            return LetStmt::make(l->name, l->value, add_barriers(l->body));
+        if (const auto *pc = s.as<ProducerConsumer>())
+            return ProducerConsumer::make(pc->name, pc->is_producer, add_barriers(pc->body));
+        if (const auto *a = s.as<Allocate>())
+            return Allocate::make(a->name, a->type, a->memory_type, a->extents, a->condition,
+                                  add_barriers(a->body));
+        if (const auto *i = s.as<IfThenElse>())
+            return IfThenElse::make(i->condition, add_barriers(i->then_case),
+                                    add_barriers(i->else_case));
+        return s;
+    }
+
+    /** Thread loops -> thread ids; block-level side effects -> thread 0. */
+    class ThreadLoopsToIds : public IRMutator {
+    public:
+        explicit ThreadLoopsToIds(FuseBlock &s) : self(s) {}
+
+    private:
+        FuseBlock &self;
+        int thread_depth = 0;
+        using IRMutator::visit;
+
+        Stmt visit(const For *op) override {
+            if (!is_gpu_thread(op->for_type)) {
+                if (thread_depth == 0 && !contains_gpu_loop(op->body) && has_side_effects(op))
+                    return in_thread_zero(op);
+                return IRMutator::visit(op);
+            }
+            int d = gpu_loop_dim(op->name);
+            thread_depth++;
+            Stmt body = mutate(op->body);
+            thread_depth--;
+            Expr id = Variable::make(Int(32), thread_id_name(d));
+            body = LetStmt::make(op->name, add(op->min, id), body);
+            auto extent = as_const_int(op->extent);
+            bool full =
+                self.constant_block_size(d) && extent && *extent == self.constant_threads[d];
+            if (!full) body = IfThenElse::make(LT::make(id, as_int32(op->extent)), body);
+            return body;
+        }
+        Stmt visit(const Store *op) override { return thread_depth == 0 ? in_thread_zero(op) : op; }
+        Stmt visit(const Evaluate *op) override {
+            if (thread_depth > 0 || is_pure(op->value)) return op;
+            if (const auto *c = op->value.as<Call>())
+                if (c->is_intrinsic(Intrinsic::gpu_thread_barrier)) return op;
+            return in_thread_zero(op);
+        }
+        Stmt visit(const Allocate *op) override {
+            if (thread_depth == 0) return IRMutator::visit(op);
+            // Per-thread storage: constant sizes (registers or private memory).
+            std::vector<Expr> extents;
+            for (const Expr &e : op->extents) {
+                KernelSize k = self.scope.size_of(e);
+                if (!k.constant)
+                    user_error("Func " << op->name
+                                       << " is computed inside a GPU thread loop but its size ("
+                                       << e
+                                       << ") has no constant bound; per-thread storage must have "
+                                          "a constant size: bound() the Func or compute it at a "
+                                          "loop with constant extents");
+                extents.push_back(make_const(Int(32), *k.constant));
+            }
+            Stmt body = mutate(op->body);
+            return Allocate::make(op->name, op->type, op->memory_type, extents, op->condition,
+                                  body);
+        }
+
+        static bool has_side_effects(const Stmt &s) {
+            bool found = false;
+            visit_all(s, [&](const IRNode *n) {
+                if (n->node_type == IRNodeType::Store) found = true;
+                if (n->node_type == IRNodeType::Call) {
+                    const auto *c = static_cast<const Call *>(n);
+                    if (!c->is_pure()) found = true;
+                }
+            });
+            return found;
+        }
+
+        Stmt in_thread_zero(const Stmt &s) const {
+            if (!self.has_threads) return s;
+            Expr cond;
+            for (int d = 0; d < 3; d++) {
+                if (self.constant_block_size(d) && self.constant_threads[d] == 1) continue;
+                Expr c = EQ::make(Variable::make(Int(32), thread_id_name(d)), make_zero(Int(32)));
+                cond = cond.defined() ? And::make(cond, c) : c;
+            }
+            return cond.defined() ? IfThenElse::make(cond, s) : s;
+        }
+    };
+
+    /** Where each block-level allocation lives in "__shared". */
+    struct Placement {
+        Expr offset_bytes;           // a multiple of shared_alignment
+        int64_t begin = 0, end = -1; // constant byte range; empty when dynamic
+    };
+    std::map<std::string, Placement> placed;
+    Expr shared_bytes;
+
+    /** Two shared allocations may share bytes (siblings packed together). */
+    bool aliases(const std::string &a, const std::string &b) const {
+        if (a == b) return true;
+        auto pa = placed.find(a), pb = placed.find(b);
+        if (pa == placed.end() || pb == placed.end()) return false;
+        return pa->second.begin < pb->second.end && pb->second.begin < pa->second.end;
+    }
+
+    /** Sizes and offsets: allocations that are live at the same time
+     * (nested) get disjoint bytes; siblings reuse bytes. With sizes only
+     * the host knows, they are laid out one after another. */
+    void place_shared(const Stmt &s) {
+        if (shared.empty()) return;
+        bool all_constant = true;
+        std::vector<std::pair<const Allocate *, KernelSize>> sizes;
+        visit_all(s, [&](const IRNode *n) {
+            if (n->node_type != IRNodeType::Allocate) return;
+            const auto *a = static_cast<const Allocate *>(n);
+            if (!shared.count(a->name)) return;
+            Expr bytes = make_const(Int(64), int64_t(a->type.bytes()) * a->type.lanes);
+            for (const Expr &e : a->extents) bytes = Mul::make(bytes, int64(e));
+            KernelSize k = scope.size_of(bytes);
+            if (!k.constant && !k.dynamic.defined())
+                user_error("Func " << a->name << " is computed at a GPU block loop ("
+                                   << describe_loop(kernel_loop)
+                                   << ") but the size of its block-shared storage (" << bytes
+                                   << " bytes) has no bound the host can compute; bound() the "
+                                      "Func, or compute it at a loop with constant extents");
+            all_constant = all_constant && k.constant.has_value();
+            sizes.emplace_back(a, k);
+        });
+        if (all_constant) {
+            shared_bytes = make_const(Int(32), place_constant(s, sizes));
+            return;
+        }
+        Expr offset = make_const(Int(64), 0);
+        Expr align = make_const(Int(64), shared_alignment);
+        for (auto &[a, k] : sizes) {
+            placed[a->name].offset_bytes = offset;
+            Expr bytes = k.constant ? make_const(Int(64), *k.constant) : k.dynamic;
+            Expr rounded = Mul::make(
+                Div::make(Add::make(bytes, make_const(Int(64), shared_alignment - 1)), align),
+                align);
+            offset = Add::make(offset, rounded);
+        }
+        shared_bytes = simplify(Cast::make(Int(32), offset));
+    }
+
+    /** First-fit placement of constant-size allocations by their nesting;
+     * returns the bytes used. */
+    int64_t place_constant(const Stmt &s,
+                           const std::vector<std::pair<const Allocate *, KernelSize>> &sizes) {
+        std::map<const Allocate *, int64_t> bytes_of;
+        for (auto &[a, k] : sizes)
+            bytes_of[a] =
+                (*k.constant + shared_alignment - 1) / shared_alignment * shared_alignment;
+        class Walk : public IRVisitor {
+        public:
+            std::map<const Allocate *, int64_t> &bytes_of;
+            std::map<std::string, Placement> &placed;
+            std::vector<std::pair<int64_t, int64_t>> live; // [begin, end) of live allocations
+            int64_t end = 0;
+            Walk(std::map<const Allocate *, int64_t> &b, std::map<std::string, Placement> &p)
+                : bytes_of(b), placed(p) {}
+            using IRVisitor::visit;
+            void visit(const Allocate *op) override {
+                auto it = bytes_of.find(op);
+                if (it == bytes_of.end()) {
+                    IRVisitor::visit(op);
+                    return;
+                }
+                int64_t size = it->second, offset = 0;
+                std::sort(live.begin(), live.end());
+                for (const auto &[b, e] : live) {
+                    if (offset + size <= b) break;
+                    offset = std::max(offset, e);
+                }
+                placed[op->name] = {make_const(Int(64), offset), offset, offset + size};
+                end = std::max(end, offset + size);
+                live.emplace_back(offset, offset + size);
+                auto mine = live.back();
+                IRVisitor::visit(op);
+                live.erase(std::find(live.begin(), live.end(), mine));
+            }
+        } walk(bytes_of, placed);
+        s.accept(&walk);
+        return walk.end;
+    }
+
+    /** Accesses of block-level allocations become accesses of "__shared". */
+    Stmt rewrite_shared(const Stmt &s) const {
+        if (shared.empty()) return s;
+        class Rewrite : public IRMutator {
+        public:
+            const std::map<std::string, Placement> &placed;
+            explicit Rewrite(const std::map<std::string, Placement> &p) : placed(p) {}
+            using IRMutator::visit;
+            Expr element_index(const std::string &name, Type t, const Expr &index) {
+                Expr off = simplify(
+                    Cast::make(Int(32), Div::make(placed.at(name).offset_bytes,
+                                                  make_const(Int(64), int64_t(t.bytes())))));
+                if (is_const_zero(off)) return index;
+                return Add::make(index, broadcast_if_needed(off, index.type().lanes));
+            }
+            Expr visit(const Load *op) override {
+                Expr index = mutate(op->index);
+                Expr pred = op->predicate.defined() ? mutate(op->predicate) : op->predicate;
+                if (!placed.count(op->name))
+                    return Load::make(op->type, op->name, index, op->image, op->param, pred);
+                return Load::make(op->type, shared_allocation_name,
+                                  element_index(op->name, op->type.element_of(), index), Buffer<>(),
+                                  Parameter(), pred);
+            }
+            Stmt visit(const Store *op) override {
+                Expr value = mutate(op->value), index = mutate(op->index);
+                Expr pred = op->predicate.defined() ? mutate(op->predicate) : op->predicate;
+                if (!placed.count(op->name))
+                    return Store::make(op->name, value, index, op->image, op->param, pred,
+                                       op->streaming);
+                return Store::make(shared_allocation_name, value,
+                                   element_index(op->name, op->value.type().element_of(), index),
+                                   Buffer<>(), Parameter(), pred);
+            }
+            Expr visit(const Call *op) override {
+                if (!op->is_intrinsic(Intrinsic::atomic_update)) return IRMutator::visit(op);
+                const auto *name = op->args[0].as<StringImm>();
+                if (!placed.count(name->value)) return IRMutator::visit(op);
+                std::vector<Expr> args = mutate_exprs(op->args);
+                args[0] = StringImm::make(shared_allocation_name);
+                args[1] = element_index(name->value, op->type.element_of(), args[1]);
+                return Call::make(op->type, Intrinsic::atomic_update, args, op->call_type);
+            }
+            Stmt visit(const Allocate *op) override {
+                if (!placed.count(op->name)) return IRMutator::visit(op);
+                return mutate(op->body);
+            }
+            Stmt visit(const Free *op) override {
+                if (!placed.count(op->name)) return op;
+                return Evaluate::make(make_zero(Int(32)));
+            }
+        } rewrite(placed);
+        return Allocate::make(shared_allocation_name, UInt(8), MemoryType::GPUShared,
+                              {shared_bytes}, const_true(), rewrite.mutate(s));
+    }
+};
+
+/** Finds each kernel (outermost block loop) and fuses its innermost block body. */
+class FuseKernels : public IRMutator {
+    using IRMutator::visit;
+
+    Stmt fuse_nest(const Stmt &s, const Stmt &kernel, const std::string &kernel_loop) {
+        if (const auto *f = s.as<For>(); f && is_gpu_block(f->for_type)) {
+            return For::make(f->name, f->min, f->extent, f->for_type, f->device_api,
+                             fuse_nest(f->body, kernel, kernel_loop));
+        }
+        if (const auto *l = s.as<LetStmt>(); l && contains_block_loop(l->body)) {
+            return LetStmt::make(l->name, l->value, fuse_nest(l->body, kernel, kernel_loop));
+        }
+        if (contains_block_loop(s))
+            user_error("The gpu_blocks loops of the kernel at " << describe_loop(kernel_loop)
+                                                                << " are not perfectly nested; "
+                                                                   "only lets may come between "
+                                                                   "a kernel's block loops");
+        return FuseBlock(kernel, kernel_loop).run(s);
+    }
+
+    Stmt visit(const For *op) override {
+        if (!is_gpu_block(op->for_type)) return IRMutator::visit(op);
+        return fuse_nest(op, op, op->name);
+    }
+};
+
+} // namespace
+
+Stmt fuse_gpu_thread_loops(const Stmt &s) {
+    return FuseKernels().mutate(s);
+}
+
+} // namespace Internal
+} // namespace loom

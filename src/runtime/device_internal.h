@@ -1,0 +1,89 @@
+// Helpers shared by the device-API implementations of the runtime (OpenCL
+// now, CUDA later): error reporting, the live-allocation count, and the
+// layout arithmetic of a buffer's device allocation. Internal to the runtime.
+#ifndef LOOM_RUNTIME_DEVICE_INTERNAL_H
+#define LOOM_RUNTIME_DEVICE_INTERNAL_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "RuntimeFunctions.h"
+
+namespace loom_rt {
+
+/** Reports `message` through loom_report_error; returns loom_error_code_device. */
+int device_error(void *uc, const std::string &message);
+
+/** Adds `delta` to the count loom_device_live_allocations() returns. */
+void count_live_allocations(int64_t delta);
+
+/** "buffer (uint8, 2-D 640x480)": how errors name a buffer that has no name. */
+std::string describe_buffer(const loom_buffer_t *b);
+
+/** Bytes of one element (all lanes). */
+size_t element_bytes(const loom_buffer_t *b);
+
+/** The bytes a device allocation of `b` needs: from the element at the mins
+ * (offset 0) to the last element, at least 1. Negative strides are an error
+ * (the host pointer would not be the lowest address). Returns 0 or an error. */
+int device_span_bytes(void *uc, const loom_buffer_t *b, const char *api_name, size_t *bytes);
+
+/** Byte offset of the first element of `dst` within `src`, where dst is a
+ * crop of src (slice_dim < 0) or the slice at `slice_pos` of dimension
+ * `slice_dim` (dst then has one dimension less). Returns 0 or an error when
+ * dst does not lie inside src. */
+int crop_byte_offset(void *uc, const loom_buffer_t *src, const loom_buffer_t *dst, int slice_dim,
+                     int slice_pos, int64_t *offset);
+
+/** One contiguous piece of a copy: bytes at src_offset go to dst_offset. */
+struct CopyRun {
+    int64_t src_offset, dst_offset, bytes;
+};
+
+/** A copy of a region of `dims` dimensions of extents `extent`, with element
+ * strides src_stride / dst_stride on either side, split into as few
+ * contiguous runs as the strides allow (dimensions that continue each other
+ * on both sides merge). */
+class CopyPlan {
+public:
+    static constexpr int max_dims = 16;
+    /** Returns false (with `error` set) for more than max_dims dimensions. */
+    bool init(int dims, const int32_t *extent, const int64_t *src_stride, const int64_t *dst_stride,
+              size_t elem_bytes, std::string *error);
+    /** Calls f(run) for every run; stops at and returns f's first nonzero result. */
+    template <typename F> int for_each_run(int64_t src_base, int64_t dst_base, F &&f) const {
+        if (empty) return 0;
+        int64_t pos[max_dims] = {0};
+        while (true) {
+            int64_t s = src_base, d = dst_base;
+            for (int i = 0; i < n; i++) s += pos[i] * src[i], d += pos[i] * dst[i];
+            if (int r = f(CopyRun{s, d, run_bytes})) return r;
+            int i = 0;
+            for (; i < n; i++) {
+                if (++pos[i] < ext[i]) break;
+                pos[i] = 0;
+            }
+            if (i == n) return 0;
+        }
+    }
+    /** One run covers everything. */
+    bool single_run() const { return !empty && n == 0; }
+
+private:
+    bool empty = false;
+    int n = 0; // outer dimensions left after merging
+    int64_t ext[max_dims] = {0}, src[max_dims] = {0}, dst[max_dims] = {0}; // strides in bytes
+    int64_t run_bytes = 0;
+};
+
+/** A plan for copying all of `b` between two memories of the same layout
+ * (host <-> its device allocation). */
+bool same_layout_copy_plan(const loom_buffer_t *b, CopyPlan *plan, std::string *error);
+
+/** LOOM_DEBUG as a number (0 when unset). */
+int debug_level();
+
+} // namespace loom_rt
+
+#endif

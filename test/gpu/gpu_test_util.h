@@ -1,0 +1,49 @@
+#ifndef LOOM_TEST_GPU_TEST_UTIL_H
+#define LOOM_TEST_GPU_TEST_UTIL_H
+
+// Shared by the GPU tests: the OpenCL target they compile for, and checks of
+// a realized buffer against a plain C++ reference.
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "Loom.h"
+
+namespace gpu_test {
+
+/** The host target with OpenCL (PoCL in CI). */
+inline loom::Target opencl_target() {
+    return loom::get_host_target().with_feature(loom::Target::OpenCL);
+}
+
+/** Every element of a 2-D buffer equals ref(x, y); reports the first mismatch. */
+template <typename T, typename Ref> void check_2d(const loom::Buffer<T> &b, Ref ref) {
+    for (int y = b.dim(1).min(); y < b.dim(1).min() + b.dim(1).extent(); y++) {
+        for (int x = b.dim(0).min(); x < b.dim(0).min() + b.dim(0).extent(); x++) {
+            T expected = T(ref(x, y));
+            if (b(x, y) != expected) {
+                INFO("at (" << x << ", " << y << "): got " << +b(x, y) << ", expected "
+                            << +expected);
+                REQUIRE(b(x, y) == expected);
+            }
+        }
+    }
+}
+
+/** Every element of a 1-D buffer equals ref(x). */
+template <typename T, typename Ref> void check_1d(const loom::Buffer<T> &b, Ref ref) {
+    for (int x = b.dim(0).min(); x < b.dim(0).min() + b.dim(0).extent(); x++) {
+        T expected = T(ref(x));
+        if (b(x) != expected) {
+            INFO("at " << x << ": got " << +b(x) << ", expected " << +expected);
+            REQUIRE(b(x) == expected);
+        }
+    }
+}
+
+} // namespace gpu_test
+
+#endif
