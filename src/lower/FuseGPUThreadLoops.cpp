@@ -381,9 +381,23 @@ private:
             if (n->node_type != IRNodeType::Allocate) return;
             const auto *a = static_cast<const Allocate *>(n);
             if (!shared.count(a->name)) return;
+            // Extents are never negative: bound each one, then multiply.
             Expr bytes = make_const(Int(64), int64_t(a->type.bytes()) * a->type.lanes);
-            for (const Expr &e : a->extents) bytes = Mul::make(bytes, int64(e));
-            KernelSize k = scope.size_of(bytes);
+            KernelSize k{int64_t(a->type.bytes()) * a->type.lanes, Expr()};
+            for (const Expr &e : a->extents) {
+                bytes = Mul::make(bytes, int64(e));
+                KernelSize ke = scope.size_of(e);
+                if (k.constant && ke.constant) {
+                    k.constant = *k.constant * *ke.constant;
+                    continue;
+                }
+                Expr so_far = k.constant ? make_const(Int(64), *k.constant) : k.dynamic;
+                Expr factor = ke.constant ? make_const(Int(64), *ke.constant)
+                                          : (ke.dynamic.defined() ? int64(ke.dynamic) : Expr());
+                k.constant.reset();
+                k.dynamic =
+                    so_far.defined() && factor.defined() ? Mul::make(so_far, factor) : Expr();
+            }
             if (!k.constant && !k.dynamic.defined())
                 user_error("Func " << a->name << " is computed at a GPU block loop ("
                                    << describe_loop(kernel_loop)

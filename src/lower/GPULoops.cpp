@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <tuple>
 
 #include "analysis/Simplify.h"
 #include "ir/IREquality.h"
@@ -125,6 +126,24 @@ Stmt gpu_barrier() {
 
 namespace {
 
+/** e with the lets it uses substituted, `rounds` levels deep; undefined
+ * once it grows past max_size nodes. */
+Expr write_out_lets(const Expr &e, const std::map<std::string, Expr> &lets, int rounds,
+                    double max_size) {
+    Expr r = e;
+    for (int round = 0; round < rounds; round++) {
+        std::map<std::string, Expr> used;
+        for (const auto &v : free_variables(r)) {
+            auto it = lets.find(v);
+            if (it != lets.end()) used.insert(*it);
+        }
+        if (used.empty()) break;
+        r = substitute(used, r);
+        if (tree_size(r) > max_size) return Expr();
+    }
+    return r;
+}
+
 Expr cancel_difference(const Expr &a, const Expr &b);
 
 class ConstantBound {
@@ -132,7 +151,7 @@ public:
     explicit ConstantBound(const std::map<std::string, Expr> &lets) : lets(lets) {}
 
     std::optional<int64_t> bound(const Expr &e, bool upper, int depth = 0) {
-        if (depth > 40) return std::nullopt;
+        if (depth > 40 || --budget < 0) return std::nullopt;
         if (auto c = as_const_int(e)) return *c;
         if (const auto *v = e.as<Variable>()) {
             auto it = lets.find(v->name);
@@ -149,21 +168,7 @@ public:
             return std::nullopt;
         }
         if (const auto *s = e.as<Sub>()) {
-            // Move constants out of both sides: (X + c) - Y is c + (X - Y).
-            Expr lhs = resolve(s->a, depth), rhs = resolve(s->b, depth);
-            if (const auto *la = lhs.as<Add>()) {
-                if (auto c = as_const_int(la->b)) {
-                    auto d = bound(Sub::make(la->a, rhs), upper, depth + 1);
-                    if (d) return *d + *c;
-                }
-            }
-            if (const auto *ra = rhs.as<Add>()) {
-                if (auto c = as_const_int(ra->b)) {
-                    auto d = bound(Sub::make(lhs, ra->a), upper, depth + 1);
-                    if (d) return *d - *c;
-                }
-            }
-            if (auto d = difference_of_clamps(s->a, s->b, upper, depth)) return d;
+            if (auto d = difference(s->a, s->b, upper, depth + 1)) return d;
             auto x = bound(s->a, upper, depth + 1), y = bound(s->b, !upper, depth + 1);
             if (x && y) return *x - *y;
             return std::nullopt;
@@ -228,6 +233,16 @@ public:
 
 private:
     std::map<std::string, Expr> lets;
+    // Distributing differences over min and max multiplies the work: give
+    // up (no bound) rather than take long.
+    int budget = 20000;
+    std::map<std::tuple<const IRNode *, const IRNode *, bool>, std::optional<int64_t>> memo;
+
+    /** e with the lets it uses written out (for comparing terms). */
+    Expr expand(const Expr &e) {
+        Expr r = write_out_lets(e, lets, 8, 500);
+        return r.defined() ? r : e;
+    }
 
     Expr resolve(const Expr &e, int depth) {
         const auto *v = e.as<Variable>();
@@ -236,43 +251,148 @@ private:
         return it == lets.end() ? e : resolve(it->second, depth + 1);
     }
 
-    /** min(A, M) - min(B, M) lies between min(A - B, 0) and max(A - B, 0);
-     * the same holds for max. Clamped tile extents have this shape. */
-    std::optional<int64_t> difference_of_clamps(const Expr &a, const Expr &b, bool upper,
-                                                int depth) {
+    /** A bound of a - b that keeps what the two sides share: the
+     * difference distributes over min and max (max(p, q) - y is at most
+     * max(p - y, q - y)), constants move out, and equal terms cancel. This
+     * bounds the clamped tile extents of bounds inference, such as
+     * min(i * 16 + 15, m) - min(i * 16, m) + 1 <= 16. */
+    std::optional<int64_t> difference(const Expr &a, const Expr &b, bool upper, int depth) {
+        if (depth > 40 || --budget < 0) return std::nullopt;
         Expr x = resolve(a, depth), y = resolve(b, depth);
-        Expr xa, xb, ya, yb;
-        if (const auto *m = x.as<Min>()) {
-            const auto *n = y.as<Min>();
-            if (!n) return std::nullopt;
-            xa = m->a, xb = m->b, ya = n->a, yb = n->b;
-        } else if (const auto *m = x.as<Max>()) {
-            const auto *n = y.as<Max>();
-            if (!n) return std::nullopt;
-            xa = m->a, xb = m->b, ya = n->a, yb = n->b;
-        } else {
-            return std::nullopt;
+        // The same pairs recur along different paths: remember them.
+        auto key = std::make_tuple(x.get(), y.get(), upper);
+        auto known = memo.find(key);
+        if (known != memo.end()) return known->second;
+        auto result = difference_of(x, y, upper, depth);
+        memo[key] = result;
+        return result;
+    }
+
+    std::optional<int64_t> difference_of(const Expr &x, const Expr &y, bool upper, int depth) {
+        if (const auto *l = x.as<Let>()) {
+            lets[l->name] = l->value;
+            return difference(l->body, y, upper, depth + 1);
         }
-        Expr diff;
-        if (equal(xb, yb))
-            diff = cancel_difference(xa, ya);
-        else if (equal(xa, ya))
-            diff = cancel_difference(xb, yb);
-        else if (equal(xa, yb))
-            diff = cancel_difference(xb, ya);
-        else if (equal(xb, ya))
-            diff = cancel_difference(xa, yb);
-        if (diff.defined()) {
-            auto d = bound(diff, upper, depth + 1);
-            if (!d) return std::nullopt;
-            return upper ? std::max<int64_t>(*d, 0) : std::min<int64_t>(*d, 0);
+        if (const auto *l = y.as<Let>()) {
+            lets[l->name] = l->value;
+            return difference(x, l->body, upper, depth + 1);
         }
-        // In general min(A, M) - min(B, N) lies between min(A - B, M - N)
-        // and max(A - B, M - N); so does the same with max.
-        auto d1 = bound(cancel_difference(xa, ya), upper, depth + 1);
-        auto d2 = bound(cancel_difference(xb, yb), upper, depth + 1);
-        if (!d1 || !d2) return std::nullopt;
-        return upper ? std::max(*d1, *d2) : std::min(*d1, *d2);
+        // The difference is then the min (or max) of two differences: a
+        // bound of a min from above (of a max from below) needs only one.
+        auto of_min = [&](std::optional<int64_t> p, std::optional<int64_t> q) {
+            if (p && q) return std::optional<int64_t>(std::min(*p, *q));
+            return upper ? (p ? p : q) : std::optional<int64_t>();
+        };
+        auto of_max = [&](std::optional<int64_t> p, std::optional<int64_t> q) {
+            if (p && q) return std::optional<int64_t>(std::max(*p, *q));
+            return upper ? std::optional<int64_t>() : (p ? p : q);
+        };
+        // Constants out: (p + c) - y is c + (p - y).
+        if (const auto *s = x.as<Add>()) {
+            if (auto c = as_const_int(s->b)) {
+                auto d = difference(s->a, y, upper, depth + 1);
+                return d ? std::optional<int64_t>(*d + *c) : std::nullopt;
+            }
+        }
+        if (const auto *s = y.as<Add>()) {
+            if (auto c = as_const_int(s->b)) {
+                auto d = difference(x, s->a, upper, depth + 1);
+                return d ? std::optional<int64_t>(*d - *c) : std::nullopt;
+            }
+        }
+        // Otherwise try every way to take the difference apart and keep the
+        // tightest bound: which terms must pair up (a + 15 with a, m with m
+        // in min(a + 15, m) - min(a, m)) depends on the expression.
+        std::optional<int64_t> best;
+        auto consider = [&](std::optional<int64_t> r) {
+            if (r && (!best || (upper ? *r < *best : *r > *best))) best = r;
+        };
+        // Clamps of the same kind: min(p, m) - min(q, n) lies between
+        // min(p - q, m - n) and max(p - q, m - n), and with m equal to n
+        // between min(p - q, 0) and max(p - q, 0) (so do nested clamps).
+        auto same_kind = [&](const Expr &xa, const Expr &xb, const Expr &ya, const Expr &yb) {
+            const std::pair<const Expr *, const Expr *> pairings[2][2] = {{{&xa, &ya}, {&xb, &yb}},
+                                                                          {{&xa, &yb}, {&xb, &ya}}};
+            for (const auto &pairing : pairings) {
+                for (int shared = 0; shared < 2; shared++) {
+                    const auto &[s1, s2] = pairing[shared];
+                    if (!equal(expand(*s1), expand(*s2))) continue;
+                    const auto &[o1, o2] = pairing[1 - shared];
+                    auto d = difference(*o1, *o2, upper, depth + 1);
+                    if (d) consider(upper ? std::max<int64_t>(*d, 0) : std::min<int64_t>(*d, 0));
+                }
+                auto d1 = difference(*pairing[0].first, *pairing[0].second, upper, depth + 1);
+                auto d2 = difference(*pairing[1].first, *pairing[1].second, upper, depth + 1);
+                if (d1 && d2) consider(upper ? std::max(*d1, *d2) : std::min(*d1, *d2));
+            }
+        };
+        if (const auto *mx = x.as<Min>())
+            if (const auto *my = y.as<Min>()) same_kind(mx->a, mx->b, my->a, my->b);
+        if (const auto *mx = x.as<Max>())
+            if (const auto *my = y.as<Max>()) same_kind(mx->a, mx->b, my->a, my->b);
+        if (const auto *m = y.as<Min>())
+            consider(of_max(difference(x, m->a, upper, depth + 1),
+                            difference(x, m->b, upper, depth + 1)));
+        if (const auto *m = x.as<Max>())
+            consider(of_max(difference(m->a, y, upper, depth + 1),
+                            difference(m->b, y, upper, depth + 1)));
+        if (const auto *m = x.as<Min>())
+            consider(of_min(difference(m->a, y, upper, depth + 1),
+                            difference(m->b, y, upper, depth + 1)));
+        if (const auto *m = y.as<Max>())
+            consider(of_min(difference(x, m->a, upper, depth + 1),
+                            difference(x, m->b, upper, depth + 1)));
+        // Sums: bound one term alone and pair the other with the other side.
+        if (const auto *s = x.as<Add>()) {
+            for (int i = 0; i < 2; i++) {
+                auto c = bound(i ? s->a : s->b, upper, depth + 1);
+                auto d = c ? difference(i ? s->b : s->a, y, upper, depth + 1) : std::nullopt;
+                if (d) consider(*c + *d);
+            }
+        }
+        if (const auto *s = y.as<Add>()) {
+            for (int i = 0; i < 2; i++) {
+                auto c = bound(i ? s->a : s->b, !upper, depth + 1);
+                auto d = c ? difference(x, i ? s->b : s->a, upper, depth + 1) : std::nullopt;
+                if (d) consider(*d - *c);
+            }
+        }
+        // (p / c) * c lies in [p - (c - 1), p].
+        auto rounded_down = [](const Expr &e, Expr &p) -> int64_t {
+            const auto *m = e.as<Mul>();
+            const auto *d = m ? m->a.as<Div>() : nullptr;
+            auto c = m ? as_const_int(m->b) : std::nullopt;
+            if (!d || !c || *c <= 0 || !is_const(d->b, *c)) return 0;
+            p = d->a;
+            return *c;
+        };
+        Expr p;
+        if (int64_t c = rounded_down(x, p)) {
+            auto d = difference(p, y, upper, depth + 1);
+            if (d) consider(upper ? *d : *d - (c - 1));
+        }
+        if (int64_t c = rounded_down(y, p)) {
+            auto d = difference(x, p, upper, depth + 1);
+            if (d) consider(upper ? *d + (c - 1) : *d);
+        }
+        // Quotients by one positive constant: floor(p / c) - floor(q / c)
+        // lies within one of (p - q) / c.
+        if (const auto *dx = x.as<Div>()) {
+            const auto *dy = y.as<Div>();
+            auto c = as_const_int(dx->b);
+            if (dy && c && *c > 0 && is_const(dy->b, *c)) {
+                auto d = difference(dx->a, dy->a, upper, depth + 1);
+                if (d) {
+                    int64_t q = *d >= 0 ? *d / *c : -((-*d + *c - 1) / *c);
+                    consider(upper ? q + 1 : q - 1);
+                }
+            }
+        }
+        if (best) return best;
+        Expr diff = cancel_difference(x, y);
+        if (auto c = as_const_int(diff)) return *c;
+        if (diff.as<Sub>()) return std::nullopt; // nothing cancelled
+        return bound(diff, upper, depth + 1);
     }
 };
 
@@ -346,18 +466,8 @@ class BoundClampDifferences : public IRMutator {
 } // namespace
 
 Expr symbolic_upper_bound(const Expr &e, const std::map<std::string, Expr> &lets) {
-    Expr r = e;
-    for (int round = 0; round < 32; round++) {
-        std::map<std::string, Expr> used;
-        for (const auto &v : free_variables(r)) {
-            auto it = lets.find(v);
-            if (it != lets.end()) used.insert(*it);
-        }
-        if (used.empty()) break;
-        r = substitute(used, r);
-        if (tree_size(r) > 2000) return Expr();
-    }
-    return simplify(BoundClampDifferences().mutate(simplify(r)));
+    Expr r = write_out_lets(e, lets, 32, 2000);
+    return r.defined() ? simplify(BoundClampDifferences().mutate(simplify(r))) : r;
 }
 
 } // namespace Internal
