@@ -292,6 +292,8 @@ private:
                 return IRMutator::visit(op);
             }
             int d = gpu_loop_dim(op->name);
+            bool stage = thread_depth == 0;
+            std::set<int> dims = stage ? thread_dims_of(op) : std::set<int>();
             thread_depth++;
             Stmt body = mutate(op->body);
             thread_depth--;
@@ -301,7 +303,9 @@ private:
             bool full =
                 self.constant_block_size(d) && extent && *extent == self.constant_threads[d];
             if (!full) body = IfThenElse::make(LT::make(id, as_int32(op->extent)), body);
-            return body;
+            // A stage with fewer thread dimensions than the block runs in the
+            // threads whose other ids are 0, not once per such thread.
+            return stage ? in_thread_zero(body, dims) : body;
         }
         Stmt visit(const Store *op) override { return thread_depth == 0 ? in_thread_zero(op) : op; }
         Stmt visit(const Evaluate *op) override {
@@ -342,10 +346,23 @@ private:
             return found;
         }
 
-        Stmt in_thread_zero(const Stmt &s) const {
+        /** The thread dimensions of a stage's thread loops. */
+        static std::set<int> thread_dims_of(const Stmt &s) {
+            std::set<int> dims;
+            visit_all(s, [&](const IRNode *n) {
+                if (n->node_type == IRNodeType::For &&
+                    is_gpu_thread(static_cast<const For *>(n)->for_type))
+                    dims.insert(gpu_loop_dim(static_cast<const For *>(n)->name));
+            });
+            return dims;
+        }
+
+        /** s in the threads whose ids are 0 in every dimension but `used`. */
+        Stmt in_thread_zero(const Stmt &s, const std::set<int> &used = {}) const {
             if (!self.has_threads) return s;
             Expr cond;
             for (int d = 0; d < 3; d++) {
+                if (used.count(d)) continue;
                 if (self.constant_block_size(d) && self.constant_threads[d] == 1) continue;
                 Expr c = EQ::make(Variable::make(Int(32), thread_id_name(d)), make_zero(Int(32)));
                 cond = cond.defined() ? And::make(cond, c) : c;

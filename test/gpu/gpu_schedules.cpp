@@ -224,3 +224,17 @@ TEST_CASE("gpu_lanes run as the innermost thread dimension", "[gpu]") {
     Buffer<int> r = f.realize({50}, opencl_target());
     check_1d(r, [](int i) { return i * i; });
 }
+
+TEST_CASE("a stage with fewer thread dimensions than its block runs once", "[gpu]") {
+    Buffer<int> in = ramp_input(20, 12);
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    Func p("one_d_p"), out("one_d_out");
+    p(x, y) = in(x, y);
+    p(x, y) += 5; // applied once per element, whatever the block's y threads
+    out(x, y) = p(x, y) * 2;
+    out.gpu_tile(x, y, xo, yo, xi, yi, 8, 4, TailStrategy::GuardWithIf);
+    p.compute_at(out, xo).gpu_threads(x);
+    p.update().gpu_threads(x);
+    Buffer<int> r = out.realize({20, 12}, opencl_target());
+    check_2d(r, [&](int i, int j) { return (in(i, j) + 5) * 2; });
+}
