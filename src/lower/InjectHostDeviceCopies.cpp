@@ -38,8 +38,21 @@ public:
 
     Stmt process(const Stmt &s) {
         if (!s.defined()) return s;
-        if (const DeviceKernel *k = launched_kernel(s)) return around_launch(*k, s);
+        if (const DeviceKernel *k = launched_kernel(s))
+            return in_parallel_loop ? s : around_launches({k}, s);
         if (!contains_launch(s)) return around_host_code(s);
+        if (const auto *f = s.as<For>();
+            f && f->for_type == ForType::Parallel && !in_parallel_loop) {
+            // Launches from the iterations of a parallel loop: prepare their
+            // buffers once before the loop and mark them once after it, so
+            // the iterations do not race on the buffers' flags.
+            std::vector<const DeviceKernel *> inside = launched_kernels(f->body);
+            in_parallel_loop = true;
+            Stmt body = process(f->body);
+            in_parallel_loop = false;
+            return around_launches(
+                inside, For::make(f->name, f->min, f->extent, f->for_type, f->device_api, body));
+        }
         if (const auto *b = s.as<Block>()) return Block::make(process(b->first), process(b->rest));
         if (const auto *f = s.as<For>())
             return For::make(f->name, f->min, f->extent, f->for_type, f->device_api,
@@ -59,20 +72,26 @@ public:
 private:
     std::map<std::string, const DeviceKernel *> by_name;
     std::set<std::string> device_buffers;
+    bool in_parallel_loop = false;
+
+    std::vector<const DeviceKernel *> launched_kernels(const Stmt &s) const {
+        std::vector<const DeviceKernel *> found;
+        visit_all(s, [&](const IRNode *n) {
+            if (n->node_type != IRNodeType::Call) return;
+            const auto *c = static_cast<const Call *>(n);
+            if (c->name != device_run_function) return;
+            auto it = by_name.find(c->args[3].as<StringImm>()->value);
+            if (it != by_name.end()) found.push_back(it->second);
+        });
+        return found;
+    }
 
     /** The kernel a launch (OutlineGPUKernels' Allocate of argument slots) runs. */
     const DeviceKernel *launched_kernel(const Stmt &s) const {
         const auto *a = s.as<Allocate>();
         if (!a || a->name.rfind("__launch_args", 0) != 0) return nullptr;
-        const DeviceKernel *found = nullptr;
-        visit_all(a->body, [&](const IRNode *n) {
-            if (n->node_type != IRNodeType::Call) return;
-            const auto *c = static_cast<const Call *>(n);
-            if (c->name != device_run_function) return;
-            auto it = by_name.find(c->args[3].as<StringImm>()->value);
-            if (it != by_name.end()) found = it->second;
-        });
-        return found;
+        std::vector<const DeviceKernel *> ks = launched_kernels(a->body);
+        return ks.empty() ? nullptr : ks[0];
     }
 
     bool contains_launch(const Stmt &s) const {
@@ -85,18 +104,33 @@ private:
         return found;
     }
 
-    Stmt around_launch(const DeviceKernel &k, const Stmt &launch) const {
-        Expr api = make_const(Int(32), k.device_api == DeviceAPI::CUDA ? 2 : 1);
+    /** `launch` runs the kernels `ks`: their buffers are prepared before it
+     * and the written ones marked device-dirty after it. */
+    Stmt around_launches(const std::vector<const DeviceKernel *> &ks, const Stmt &launch) const {
+        struct Use {
+            bool read = false, written = false;
+            int api = 1;
+        };
+        std::map<std::string, Use> uses;
+        for (const DeviceKernel *k : ks) {
+            for (const auto &a : k->args) {
+                if (!a.is_buffer) continue;
+                Use &u = uses[a.name];
+                u.read = u.read || a.read;
+                u.written = u.written || a.written;
+                u.api = k->device_api == DeviceAPI::CUDA ? 2 : 1;
+            }
+        }
         std::vector<Stmt> before, after;
-        for (const auto &a : k.args) {
-            if (!a.is_buffer) continue;
+        for (const auto &[name, u] : uses) {
             const char *prepare =
-                a.read ? "loom_buffer_prepare_device_input" : "loom_buffer_prepare_device_output";
-            before.push_back(checked_call(prepare, {user_context_var(), handle_of(a.name), api}));
-            if (a.written)
+                u.read ? "loom_buffer_prepare_device_input" : "loom_buffer_prepare_device_output";
+            before.push_back(checked_call(
+                prepare, {user_context_var(), handle_of(name), make_const(Int(32), u.api)}));
+            if (u.written)
                 after.push_back(
                     checked_call("loom_buffer_set_device_dirty",
-                                 {user_context_var(), handle_of(a.name), make_const(Int(32), 1)}));
+                                 {user_context_var(), handle_of(name), make_const(Int(32), 1)}));
         }
         before.push_back(launch);
         before.insert(before.end(), after.begin(), after.end());

@@ -185,3 +185,13 @@ TEST_CASE("the same algorithm prints the same device source", "[gpu]") {
     other.realize({8});
     REQUIRE(source() == first);
 }
+
+TEST_CASE("kernels launched from the iterations of a parallel loop", "[gpu]") {
+    Var x("x"), y("y"), xo("xo"), xi("xi");
+    Func f("par_launch");
+    f(x, y) = x + y;
+    f(x, y) = f(x, y) * 2;
+    f.update(0).gpu_tile(x, xo, xi, 4).parallel(y);
+    Buffer<int> out = f.realize({16, 16}, opencl_target());
+    check_2d(out, [](int i, int j) { return (i + j) * 2; });
+}
