@@ -38,20 +38,30 @@ public:
 
     Stmt process(const Stmt &s) {
         if (!s.defined()) return s;
-        if (const DeviceKernel *k = launched_kernel(s))
-            return in_parallel_loop ? s : around_launches({k}, s);
+        if (const DeviceKernel *k = launched_kernel(s)) return around_launches({k}, s, hoisted);
         if (!contains_launch(s)) return around_host_code(s);
-        if (const auto *f = s.as<For>();
-            f && f->for_type == ForType::Parallel && !in_parallel_loop) {
-            // Launches from the iterations of a parallel loop: prepare their
-            // buffers once before the loop and mark them once after it, so
-            // the iterations do not race on the buffers' flags.
+        if (const auto *f = s.as<For>(); f && f->for_type == ForType::Parallel && hoisted.empty()) {
+            // Launches from the iterations of a parallel loop: buffers made
+            // outside the loop are prepared once before it and marked once
+            // after it, so the iterations do not race on their flags.
+            std::set<std::string> inner;
+            visit_all(f->body, [&](const IRNode *n) {
+                if (n->node_type != IRNodeType::LetStmt) return;
+                const std::string &name = static_cast<const LetStmt *>(n)->name;
+                const std::string suffix = ".buffer";
+                if (name.size() > suffix.size() &&
+                    name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+                    inner.insert(name.substr(0, name.size() - suffix.size()));
+            });
             std::vector<const DeviceKernel *> inside = launched_kernels(f->body);
-            in_parallel_loop = true;
+            for (const DeviceKernel *k : inside)
+                for (const auto &a : k->args)
+                    if (a.is_buffer && !inner.count(a.name)) hoisted.insert(a.name);
             Stmt body = process(f->body);
-            in_parallel_loop = false;
+            hoisted.clear();
             return around_launches(
-                inside, For::make(f->name, f->min, f->extent, f->for_type, f->device_api, body));
+                inside, For::make(f->name, f->min, f->extent, f->for_type, f->device_api, body),
+                inner);
         }
         if (const auto *b = s.as<Block>()) return Block::make(process(b->first), process(b->rest));
         if (const auto *f = s.as<For>())
@@ -72,7 +82,8 @@ public:
 private:
     std::map<std::string, const DeviceKernel *> by_name;
     std::set<std::string> device_buffers;
-    bool in_parallel_loop = false;
+    /** Inside a parallel loop: the buffers prepared around the whole loop. */
+    std::set<std::string> hoisted;
 
     std::vector<const DeviceKernel *> launched_kernels(const Stmt &s) const {
         std::vector<const DeviceKernel *> found;
@@ -104,9 +115,10 @@ private:
         return found;
     }
 
-    /** `launch` runs the kernels `ks`: their buffers are prepared before it
-     * and the written ones marked device-dirty after it. */
-    Stmt around_launches(const std::vector<const DeviceKernel *> &ks, const Stmt &launch) const {
+    /** `launch` runs the kernels `ks`: their buffers (but those in `skip`)
+     * are prepared before it and the written ones marked device-dirty after. */
+    Stmt around_launches(const std::vector<const DeviceKernel *> &ks, const Stmt &launch,
+                         const std::set<std::string> &skip) const {
         struct Use {
             bool read = false, written = false;
             int api = 1;
@@ -114,7 +126,7 @@ private:
         std::map<std::string, Use> uses;
         for (const DeviceKernel *k : ks) {
             for (const auto &a : k->args) {
-                if (!a.is_buffer) continue;
+                if (!a.is_buffer || skip.count(a.name)) continue;
                 Use &u = uses[a.name];
                 u.read = u.read || a.read;
                 u.written = u.written || a.written;
