@@ -1,5 +1,7 @@
 #include "codegen/CodeGenCalls.h"
 
+#include "ir/IRUtil.h"
+
 namespace loom {
 namespace Internal {
 
@@ -115,6 +117,47 @@ std::optional<MathCall> math_call(const Call *op) {
         if (stem == r.stem) return MathCall{stem, bits, r.libm};
     }
     return std::nullopt;
+}
+
+namespace {
+
+bool is_var(const Expr &e, const std::string &name) {
+    const auto *v = e.as<Variable>();
+    return v && v->name == name;
+}
+
+} // namespace
+
+bool match_atomic_rmw(const Expr &value, const std::string &old, AtomicRMWOp *op, Expr *operand) {
+    auto commutative = [&](const Expr &a, const Expr &b, AtomicRMWOp o) {
+        for (int swap = 0; swap < 2; swap++) {
+            const Expr &x = swap ? b : a, &y = swap ? a : b;
+            if (is_var(x, old) && !expr_uses_var(y, old)) {
+                *op = o;
+                *operand = y;
+                return true;
+            }
+        }
+        return false;
+    };
+    if (const auto *a = value.as<Add>()) return commutative(a->a, a->b, AtomicRMWOp::Add);
+    if (const auto *s = value.as<Sub>()) {
+        if (!is_var(s->a, old) || expr_uses_var(s->b, old)) return false;
+        *op = AtomicRMWOp::Sub;
+        *operand = s->b;
+        return true;
+    }
+    if (const auto *m = value.as<Min>()) return commutative(m->a, m->b, AtomicRMWOp::Min);
+    if (const auto *m = value.as<Max>()) return commutative(m->a, m->b, AtomicRMWOp::Max);
+    if (const auto *c = value.as<Call>(); c && c->args.size() == 2) {
+        if (c->is_intrinsic(Intrinsic::bitwise_and))
+            return commutative(c->args[0], c->args[1], AtomicRMWOp::And);
+        if (c->is_intrinsic(Intrinsic::bitwise_or))
+            return commutative(c->args[0], c->args[1], AtomicRMWOp::Or);
+        if (c->is_intrinsic(Intrinsic::bitwise_xor))
+            return commutative(c->args[0], c->args[1], AtomicRMWOp::Xor);
+    }
+    return false;
 }
 
 } // namespace Internal

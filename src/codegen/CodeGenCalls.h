@@ -66,6 +66,14 @@ struct MathCall {
 /** The math routine `op` calls, or nothing when it is an ordinary extern call. */
 std::optional<MathCall> math_call(const Call *op);
 
+/** The read-modify-writes an atomic_update can be as one atomic instruction. */
+enum class AtomicRMWOp { Add, Sub, Min, Max, And, Or, Xor };
+
+/** For an atomic_update whose new value is `old op e` (or `e op old` for a
+ * commutative op, e not using old): the operation and e. False otherwise
+ * (the backend then uses a compare-and-swap loop). */
+bool match_atomic_rmw(const Expr &value, const std::string &old, AtomicRMWOp *op, Expr *operand);
+
 } // namespace Internal
 } // namespace loom
 

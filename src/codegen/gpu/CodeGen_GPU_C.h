@@ -36,7 +36,7 @@ public:
     std::string program();
 
     /** The read-modify-writes a dialect may have as one atomic call. */
-    enum class AtomicOp { Add, Sub, Min, Max, And, Or, Xor };
+    using AtomicOp = AtomicRMWOp;
 
 protected:
     // ---- Dialect hooks ----

@@ -12,50 +12,6 @@
 namespace loom {
 namespace Internal {
 
-namespace {
-
-using AtomicOp = CodeGen_GPU_C::AtomicOp;
-
-bool is_var(const Expr &e, const std::string &name) {
-    const auto *v = e.as<Variable>();
-    return v && v->name == name;
-}
-
-/** For value == old op e (or e op old, op commutative), the operation and e. */
-bool match_rmw(const Expr &value, const std::string &old, AtomicOp *op, Expr *operand) {
-    auto commutative = [&](const Expr &a, const Expr &b, AtomicOp o) {
-        for (int swap = 0; swap < 2; swap++) {
-            const Expr &x = swap ? b : a, &y = swap ? a : b;
-            if (is_var(x, old) && !expr_uses_var(y, old)) {
-                *op = o;
-                *operand = y;
-                return true;
-            }
-        }
-        return false;
-    };
-    if (const auto *a = value.as<Add>()) return commutative(a->a, a->b, AtomicOp::Add);
-    if (const auto *s = value.as<Sub>()) {
-        if (!is_var(s->a, old) || expr_uses_var(s->b, old)) return false;
-        *op = AtomicOp::Sub;
-        *operand = s->b;
-        return true;
-    }
-    if (const auto *m = value.as<Min>()) return commutative(m->a, m->b, AtomicOp::Min);
-    if (const auto *m = value.as<Max>()) return commutative(m->a, m->b, AtomicOp::Max);
-    if (const auto *c = value.as<Call>(); c && c->args.size() == 2) {
-        if (c->is_intrinsic(Intrinsic::bitwise_and))
-            return commutative(c->args[0], c->args[1], AtomicOp::And);
-        if (c->is_intrinsic(Intrinsic::bitwise_or))
-            return commutative(c->args[0], c->args[1], AtomicOp::Or);
-        if (c->is_intrinsic(Intrinsic::bitwise_xor))
-            return commutative(c->args[0], c->args[1], AtomicOp::Xor);
-    }
-    return false;
-}
-
-} // namespace
-
 std::string CodeGen_GPU_C::codegen_atomic_update(const Call *op) {
     internal_assert(op->args.size() == 4, "atomic_update takes 4 arguments");
     const auto *name = op->args[0].as<StringImm>();
@@ -71,7 +27,7 @@ std::string CodeGen_GPU_C::codegen_atomic_update(const Call *op) {
     AtomicOp rmw;
     Expr operand;
     if ((t.is_int() || t.is_uint()) && !t.is_bool() &&
-        match_rmw(value, old->value, &rmw, &operand)) {
+        match_atomic_rmw(value, old->value, &rmw, &operand)) {
         std::string ptr = "(" + atomic_pointer_type(t, memory.address_space) + ")" + memory.c_name +
                           " + " + index;
         std::string call = atomic_rmw(rmw, t, ptr, codegen(operand));

@@ -7,65 +7,38 @@
 
 #include "codegen/llvm/CodeGen_LLVM_Visitor.h"
 #include "ir/Error.h"
-#include "ir/IRUtil.h"
 
 namespace loom {
 namespace Internal {
 
 namespace {
 
-bool uses_name(const Expr &e, const std::string &name) {
-    bool found = false;
-    visit_all(e, [&](const IRNode *n) {
-        if (n->node_type == IRNodeType::Variable && static_cast<const Variable *>(n)->name == name)
-            found = true;
-    });
-    return found;
-}
-
-bool is_var(const Expr &e, const std::string &name) {
-    const auto *v = e.as<Variable>();
-    return v && v->name == name;
-}
-
-/** For value == old op e (or e op old, op commutative), the operation and e. */
-bool match_rmw(const Expr &value, const std::string &old, Type t, llvm::AtomicRMWInst::BinOp *op,
-               Expr *operand) {
-    bool is_float = t.is_float();
-    bool is_signed = t.is_int();
-    auto commutative = [&](const Expr &a, const Expr &b, llvm::AtomicRMWInst::BinOp o) {
-        if (is_var(a, old) && !uses_name(b, old)) {
-            *op = o;
-            *operand = b;
-            return true;
-        }
-        if (is_var(b, old) && !uses_name(a, old)) {
-            *op = o;
-            *operand = a;
-            return true;
-        }
-        return false;
-    };
+/** LLVM's atomicrmw for a matched read-modify-write of type t, if it has one. */
+bool llvm_rmw(AtomicRMWOp op, Type t, llvm::AtomicRMWInst::BinOp *result) {
     using B = llvm::AtomicRMWInst;
-    if (const auto *a = value.as<Add>())
-        return commutative(a->a, a->b, is_float ? B::FAdd : B::Add);
-    if (const auto *s = value.as<Sub>()) {
-        if (!is_var(s->a, old) || uses_name(s->b, old)) return false;
-        *op = is_float ? B::FSub : B::Sub;
-        *operand = s->b;
+    bool f = t.is_float(), s = t.is_int();
+    switch (op) {
+    case AtomicRMWOp::Add:
+        *result = f ? B::FAdd : B::Add;
         return true;
-    }
-    if (const auto *m = value.as<Min>())
-        return commutative(m->a, m->b, is_float ? B::FMin : is_signed ? B::Min : B::UMin);
-    if (const auto *m = value.as<Max>())
-        return commutative(m->a, m->b, is_float ? B::FMax : is_signed ? B::Max : B::UMax);
-    if (const auto *c = value.as<Call>(); c && c->args.size() == 2 && !is_float) {
-        if (c->is_intrinsic(Intrinsic::bitwise_and))
-            return commutative(c->args[0], c->args[1], B::And);
-        if (c->is_intrinsic(Intrinsic::bitwise_or))
-            return commutative(c->args[0], c->args[1], B::Or);
-        if (c->is_intrinsic(Intrinsic::bitwise_xor))
-            return commutative(c->args[0], c->args[1], B::Xor);
+    case AtomicRMWOp::Sub:
+        *result = f ? B::FSub : B::Sub;
+        return true;
+    case AtomicRMWOp::Min:
+        *result = f ? B::FMin : s ? B::Min : B::UMin;
+        return true;
+    case AtomicRMWOp::Max:
+        *result = f ? B::FMax : s ? B::Max : B::UMax;
+        return true;
+    case AtomicRMWOp::And:
+        *result = B::And;
+        return !f;
+    case AtomicRMWOp::Or:
+        *result = B::Or;
+        return !f;
+    case AtomicRMWOp::Xor:
+        *result = B::Xor;
+        return !f;
     }
     return false;
 }
@@ -85,9 +58,11 @@ llvm::Value *CodeGen_LLVM::codegen_atomic_update(const Call *op) {
     unsigned bytes = std::max(1u, unsigned(t.bits) / 8);
     llvm::Align align(bytes);
 
+    AtomicRMWOp matched;
     llvm::AtomicRMWInst::BinOp rmw;
     Expr operand;
-    if (!t.is_bool() && match_rmw(value, old->value, t, &rmw, &operand)) {
+    if (!t.is_bool() && match_atomic_rmw(value, old->value, &matched, &operand) &&
+        llvm_rmw(matched, t, &rmw)) {
         llvm::Value *v = to_memory(codegen(operand), t);
         builder->CreateAtomicRMW(rmw, ptr, v, align, llvm::AtomicOrdering::Monotonic);
         return llvm::Constant::getNullValue(llvm_type_of(t));
