@@ -10,7 +10,13 @@
  *     int err = brighten(in, 1.5f, out);
  *
  * Copies share the memory (reference counted); copy() makes a deep copy.
- * Memory the Buffer allocates is zero-initialized and 64-byte aligned. */
+ * Memory the Buffer allocates is zero-initialized and 64-byte aligned.
+ *
+ * GPU pipelines give a Buffer device memory and leave what their kernels
+ * write there (device-dirty): call copy_to_host() before reading it. Each
+ * Buffer object owns the device memory it has and frees it when it goes; a
+ * copy shares only the host memory (copying a device-dirty Buffer copies
+ * its data back to the host first). These calls need Loom::Runtime. */
 
 #include <algorithm>
 #include <cassert>
@@ -203,9 +209,23 @@ public:
         return Buffer(data, 3, dims);
     }
 
-    Buffer(const Buffer &other) : buf(other.buf), shape(other.shape), allocation(other.allocation) {
+private:
+    // A copy shares the host memory, which must be current first; the device
+    // memory stays with `other`.
+    void copy_from(const Buffer &other) {
+        if (other.device_dirty())
+            loom_copy_to_host(nullptr, const_cast<loom_buffer_t *>(&other.buf));
+        buf = other.buf;
+        buf.device = 0;
+        buf.device_interface = nullptr;
+        buf.flags &= ~uint64_t(loom_buffer_flag_device_dirty);
+        shape = other.shape;
+        allocation = other.allocation;
         point_at_shape();
     }
+
+public:
+    Buffer(const Buffer &other) { copy_from(other); }
     Buffer(Buffer &&other) noexcept
         : buf(other.buf), shape(std::move(other.shape)), allocation(std::move(other.allocation)) {
         point_at_shape();
@@ -215,15 +235,14 @@ public:
     }
     Buffer &operator=(const Buffer &other) {
         if (this != &other) {
-            buf = other.buf;
-            shape = other.shape;
-            allocation = other.allocation;
-            point_at_shape();
+            device_free();
+            copy_from(other);
         }
         return *this;
     }
     Buffer &operator=(Buffer &&other) noexcept {
         if (this != &other) {
+            device_free();
             buf = other.buf;
             shape = std::move(other.shape);
             allocation = std::move(other.allocation);
@@ -289,8 +308,10 @@ public:
         for_each_offset(buf.dimensions - 1, 0, [&](int64_t offset) { f(base[offset]); });
     }
 
-    /** A dense deep copy with the same mins (dimension 0 varies fastest). */
+    /** A dense deep copy with the same mins (dimension 0 varies fastest) of
+     * the current data (a device-dirty Buffer is copied back first). */
     Buffer copy() const {
+        if (device_dirty()) loom_copy_to_host(nullptr, const_cast<loom_buffer_t *>(&buf));
         std::vector<int> sizes;
         for (const auto &d : shape) sizes.push_back(d.extent);
         Buffer result(buf.type, sizes);
@@ -307,10 +328,30 @@ public:
         return result;
     }
 
+    /** Mark host changes (dirty) or not. A device-dirty Buffer is copied
+     * back first, so that neither side's changes are lost. */
     void set_host_dirty(bool dirty = true) {
+        if (dirty && device_dirty()) copy_to_host();
         buf.flags = dirty ? (buf.flags | loom_buffer_flag_host_dirty)
                           : (buf.flags & ~uint64_t(loom_buffer_flag_host_dirty));
     }
+
+    // ---- Device memory (from GPU pipelines). Each call returns 0 or a
+    // negative loom_error_code_t after reporting a message.
+
+    bool has_device_allocation() const { return buf.device != 0; }
+    /** Did a kernel write the device memory since the host copy was current? */
+    bool device_dirty() const { return (buf.flags & loom_buffer_flag_device_dirty) != 0; }
+    bool host_dirty() const { return (buf.flags & loom_buffer_flag_host_dirty) != 0; }
+    /** Copy the device memory back when device-dirty. */
+    int copy_to_host() { return loom_copy_to_host(nullptr, &buf); }
+    /** Wait for the device work queued on this Buffer. */
+    int device_sync() { return loom_device_sync(nullptr, &buf); }
+    /** Free the device memory (its data is lost unless copied back first);
+     * the destructor does this. */
+    int device_free() { return buf.device ? loom_device_free(nullptr, &buf) : 0; }
+
+    ~Buffer() { device_free(); }
 
     /** The C view that generated functions take. */
     loom_buffer_t *raw_buffer() { return &buf; }

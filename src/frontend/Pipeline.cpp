@@ -10,6 +10,7 @@
 #include <mutex>
 #include <set>
 
+#include "frontend/DeviceLimits.h"
 #include "frontend/JITStats.h"
 #include "ir/Error.h"
 #include "ir/IR.h"
@@ -17,6 +18,7 @@
 #include "ir/IRUtil.h"
 #include "jit/JITModule.h"
 #include "loom/Func.h"
+#include "lower/CUDACompileCheck.h"
 #include "lower/EmbedDeviceSource.h"
 #include "lower/Lower.h"
 #include "lower/PrintLoopNest.h"
@@ -218,6 +220,8 @@ void Pipeline::compile_jit(const Target &target) {
     c.compiled = false;
     if (c.name.empty()) c.name = entry_name(c.outputs);
     c.lowered = lower(c.outputs, c.name, target);
+    also_compile_cuda_for_test(c.outputs, c.name, target, c.lowered);
+    check_kernels_fit_device(c.lowered);
     c.module = JITModule::compile(c.lowered, target);
     jit_compilations++;
     c.target = target;

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "codegen/cuda/CodeGen_CUDA_C.h"
 #include "codegen/opencl/CodeGen_OpenCL_C.h"
 #include "ir/IRMutator.h"
 #include "ir/IRPrinter.h"
@@ -31,15 +32,14 @@ private:
 Stmt embed_device_source(const Stmt &s, const std::vector<DeviceKernel> &kernels,
                          const Target &target, std::map<DeviceAPI, std::string> &sources) {
     if (kernels.empty()) return s;
-    std::vector<DeviceKernel> opencl;
-    for (const auto &k : kernels)
-        if (k.device_api == DeviceAPI::OpenCL) opencl.push_back(k);
+    // One program per API; a pipeline may run kernels on both.
+    std::vector<DeviceKernel> opencl, cuda;
+    for (const auto &k : kernels) (k.device_api == DeviceAPI::CUDA ? cuda : opencl).push_back(k);
     ReplacePlaceholders replace;
-    if (!opencl.empty()) {
-        sources[DeviceAPI::OpenCL] = codegen_opencl_c(opencl, target);
-        replace.by_placeholder[device_source_placeholder(DeviceAPI::OpenCL)] =
-            sources[DeviceAPI::OpenCL];
-    }
+    if (!opencl.empty()) sources[DeviceAPI::OpenCL] = codegen_opencl_c(opencl, target);
+    if (!cuda.empty()) sources[DeviceAPI::CUDA] = codegen_cuda_c(cuda, target);
+    for (const auto &[api, source] : sources)
+        replace.by_placeholder[device_source_placeholder(api)] = source;
     if (debug_level() >= 2)
         for (const auto &[api, source] : sources) std::cerr << "Device source:\n" << source << "\n";
     return replace.mutate(s);

@@ -37,6 +37,21 @@ Stmt unpack_buffers(const Stmt &s, const std::vector<LoweredArgument> &args) {
             // The let below still reads the real stride, for the check.
             body = substitute(arg.name + ".stride.0", as_int32(stride0), body);
         }
+        // Constant mins and strides the user promised (set_min, set_stride)
+        // are known to the code too, as in Halide: index arithmetic folds,
+        // and the GPU printers can prove vector accesses aligned. The lets
+        // keep the real values for the constraint checks.
+        if (arg.param.defined() && arg.param.is_buffer()) {
+            for (int d = 0; d < arg.dimensions && d < arg.param.dimensions(); d++) {
+                const BufferConstraint &c = arg.param.constraint(d);
+                const std::string prefix = arg.name + ".";
+                if (c.min.defined() && is_const(c.min))
+                    body = substitute(prefix + "min." + std::to_string(d), as_int32(c.min), body);
+                if (d > 0 && c.stride.defined() && is_const(c.stride))
+                    body = substitute(prefix + "stride." + std::to_string(d), as_int32(c.stride),
+                                      body);
+            }
+        }
         Expr handle = buffer_handle(arg);
         const std::pair<const char *, Intrinsic> fields[] = {
             {"min", Intrinsic::buffer_get_min},
