@@ -81,21 +81,25 @@ struct KernelSize {
 class KernelScope {
 public:
     /** host_lets: the lets of the whole pipeline (names are unique), so
-     * that sizes see what host values like a producer's min stand for. */
+     * that constant bounds see what host values like a producer's min stand
+     * for. Sizes computed on the host keep the host's names (written out,
+     * they would read the buffers' fields inside the kernel). */
     KernelScope(const Stmt &kernel, const std::map<std::string, Expr> &host_lets)
-        : kernel(kernel), lets(host_lets), inner(names_bound_in(kernel)) {
-        for (const auto &[name, value] : let_values(kernel)) lets[name] = value;
+        : kernel(kernel), lets(let_values(kernel)), all_lets(host_lets),
+          inner(names_bound_in(kernel)) {
+        for (const auto &[name, value] : lets) all_lets[name] = value;
     }
 
     /** Bound e by a constant, or else keep it when the host can compute it. */
     KernelSize size_of(const Expr &e) const {
-        if (auto c = constant_bound(e, true, lets)) return {std::max<int64_t>(*c, 0), Expr()};
+        auto constant = [](int64_t c) { return KernelSize{std::max<int64_t>(c, 0), Expr()}; };
+        if (auto c = constant_bound(e, true, all_lets)) return constant(*c);
         Expr bound = symbolic_upper_bound(e, lets);
         if (host_known(bound)) return {std::nullopt, bound};
         // The same with the lets written out and the clamps taken apart.
-        if (bound.defined())
-            if (auto c = constant_bound(bound, true, lets))
-                return {std::max<int64_t>(*c, 0), Expr()};
+        for (const Expr &written : {bound, symbolic_upper_bound(e, all_lets)})
+            if (written.defined())
+                if (auto c = constant_bound(written, true, all_lets)) return constant(*c);
         // Sizes that change from block to block (or from one iteration of an
         // inner loop to the next): the largest over the ranges of the loops
         // and lets of the kernel, as an expression of what the host knows.
@@ -107,7 +111,7 @@ public:
             Interval range = bounds_of_expr_in_scope(candidate, ranges());
             if (!range.has_upper_bound()) continue;
             Expr upper = simplify(range.max);
-            if (auto c = as_const_int(upper)) return {std::max<int64_t>(*c, 0), Expr()};
+            if (auto c = as_const_int(upper)) return constant(*c);
             if (!dynamic && host_known(upper)) dynamic = KernelSize{std::nullopt, upper};
         }
         return dynamic ? *dynamic : KernelSize{std::nullopt, Expr()};
@@ -115,7 +119,7 @@ public:
 
 private:
     Stmt kernel;
-    std::map<std::string, Expr> lets;
+    std::map<std::string, Expr> lets, all_lets; // the kernel's; with the host's
     std::set<std::string> inner;
     mutable std::optional<Scope<Interval>> loop_and_let_ranges;
 
