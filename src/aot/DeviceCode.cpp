@@ -8,7 +8,7 @@
 
 #include "aot/AOTOutputs.h"
 #include "ir/Error.h"
-#include "ir/IRMutator.h"
+#include "ir/Substitute.h"
 #include "runtime/cuda_compile.h"
 
 namespace loom {
@@ -17,18 +17,6 @@ namespace Internal {
 using loom_rt::NvrtcOutput;
 
 namespace {
-
-class ReplaceStrings : public IRMutator {
-public:
-    std::map<std::string, std::string> replacement;
-
-private:
-    using IRMutator::visit;
-    Expr visit(const StringImm *op) override {
-        auto it = replacement.find(op->value);
-        return it == replacement.end() ? Expr(op) : StringImm::make(it->second);
-    }
-};
 
 std::string join_capabilities(const std::vector<int> &caps) {
     std::ostringstream os;
@@ -117,9 +105,7 @@ LoweredFunc with_aot_device_code(LoweredFunc f, const Target &t, const std::stri
     NvrtcOutput ptx = checked_compile(cuda->second, caps.front(), false, what, t);
     bundle.images.push_back({caps.front(), false, ptx.binary});
 
-    ReplaceStrings replace;
-    replace.replacement[cuda->second] = loom_rt::cuda_bundle_encode(bundle);
-    f.body = replace.mutate(f.body);
+    f.body = replace_strings({{cuda->second, loom_rt::cuda_bundle_encode(bundle)}}, f.body);
     return f;
 }
 

@@ -151,6 +151,22 @@ int copy_and_wait(void *uc, CudaState &s, const CallScope &call, Copier &copier,
     return r ? r : w;
 }
 
+// Copies all of `b` between its host memory and its device allocation (the
+// same layout on both sides) and waits for the copy.
+int copy_whole_buffer(void *uc, CudaState &s, const CallScope &call, loom_buffer_t *b,
+                      bool to_device) {
+    CUdeviceptr pointer = 0;
+    const std::string operation = to_device ? "copy_to_device" : "copy_to_host";
+    if (int r = device_ptr_of(uc, s, call, b, operation + " of a buffer", &pointer)) return r;
+    CopyPlan plan;
+    if (int r = plan_or_error(uc, b, &plan)) return r;
+    std::string what =
+        "copying " + describe_buffer(b) + (to_device ? " to the device" : " to the host");
+    Side host = host_side(b->host), device = device_side(pointer);
+    Copier copier(uc, s, call.stream(), to_device ? host : device, to_device ? device : host, what);
+    return copy_and_wait(uc, s, call, copier, plan, 0, what);
+}
+
 } // namespace
 
 int copy_to_device_locked(void *uc, CudaState &s, const CallScope &call, loom_buffer_t *b) {
@@ -166,13 +182,7 @@ int copy_to_device_locked(void *uc, CudaState &s, const CallScope &call, loom_bu
     if (!b->host)
         return device_error(uc, "CUDA: copy_to_device of " + describe_buffer(b) +
                                     ", which is marked host-dirty but has no host memory");
-    CUdeviceptr pointer = 0;
-    if (int r = device_ptr_of(uc, s, call, b, "copy_to_device of a buffer", &pointer)) return r;
-    CopyPlan plan;
-    if (int r = plan_or_error(uc, b, &plan)) return r;
-    std::string what = "copying " + describe_buffer(b) + " to the device";
-    Copier copier(uc, s, call.stream(), host_side(b->host), device_side(pointer), what);
-    if (int r = copy_and_wait(uc, s, call, copier, plan, 0, what)) return r;
+    if (int r = copy_whole_buffer(uc, s, call, b, true)) return r;
     b->flags &= ~uint64_t(loom_buffer_flag_host_dirty);
     return 0;
 }
@@ -183,13 +193,7 @@ int copy_to_host_locked(void *uc, CudaState &s, const CallScope &call, loom_buff
     if (!b->host)
         return device_error(uc, "CUDA: copy_to_host of " + describe_buffer(b) +
                                     ", a device-only buffer (its host pointer is NULL)");
-    CUdeviceptr pointer = 0;
-    if (int r = device_ptr_of(uc, s, call, b, "copy_to_host of a buffer", &pointer)) return r;
-    CopyPlan plan;
-    if (int r = plan_or_error(uc, b, &plan)) return r;
-    std::string what = "copying " + describe_buffer(b) + " to the host";
-    Copier copier(uc, s, call.stream(), device_side(pointer), host_side(b->host), what);
-    if (int r = copy_and_wait(uc, s, call, copier, plan, 0, what)) return r;
+    if (int r = copy_whole_buffer(uc, s, call, b, false)) return r;
     b->flags &= ~uint64_t(loom_buffer_flag_device_dirty);
     return 0;
 }

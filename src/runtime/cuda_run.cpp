@@ -12,24 +12,15 @@ namespace loom_rt {
 
 namespace {
 
-std::string dims_text(const int32_t v[3]) {
-    return std::to_string(v[0]) + "x" + std::to_string(v[1]) + "x" + std::to_string(v[2]);
-}
-
 int check_launch(void *uc, const CudaDeviceInfo &info, const FunctionEntry &f,
                  const int32_t blocks[3], const int32_t threads[3], int64_t dynamic_shared) {
     const std::string who = "CUDA kernel " + f.name + ": ";
-    for (int i = 0; i < 3; i++) {
-        if (threads[i] < 1 || blocks[i] < 0)
-            return device_error(uc, who + "launched with " + dims_text(blocks) + " blocks of " +
-                                        dims_text(threads) +
-                                        " threads; threads must be >= 1 and blocks >= 0");
-    }
+    if (int r = check_launch_dims(uc, who, blocks, threads)) return r;
     int64_t per_block = int64_t(threads[0]) * threads[1] * threads[2];
     if (per_block > f.max_threads_per_block)
         return device_error(
-            uc, who + "a block of " + dims_text(threads) + " = " + std::to_string(per_block) +
-                    " threads exceeds the kernel's limit of " +
+            uc, who + "a block of " + launch_dims_text(threads) + " = " +
+                    std::to_string(per_block) + " threads exceeds the kernel's limit of " +
                     std::to_string(f.max_threads_per_block) +
                     " threads per block (CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK on \"" +
                     info.name + "\"; the kernel uses " + std::to_string(f.num_regs) +
@@ -37,12 +28,12 @@ int check_launch(void *uc, const CudaDeviceInfo &info, const FunctionEntry &f,
     static const char *const axis = "xyz";
     for (int i = 0; i < 3; i++) {
         if (threads[i] > info.max_block[i])
-            return device_error(uc, who + "a block of " + dims_text(threads) + " threads has " +
-                                        std::to_string(threads[i]) + " in " + axis[i] +
-                                        ", more than the device's maximum of " +
+            return device_error(uc, who + "a block of " + launch_dims_text(threads) +
+                                        " threads has " + std::to_string(threads[i]) + " in " +
+                                        axis[i] + ", more than the device's maximum of " +
                                         std::to_string(info.max_block[i]));
         if (blocks[i] > info.max_grid[i])
-            return device_error(uc, who + "a grid of " + dims_text(blocks) + " blocks has " +
+            return device_error(uc, who + "a grid of " + launch_dims_text(blocks) + " blocks has " +
                                         std::to_string(blocks[i]) + " in " + axis[i] +
                                         ", more than the device's maximum of " +
                                         std::to_string(info.max_grid[i]));
@@ -81,22 +72,13 @@ int decode_args(void *uc, CudaState &s, const CallScope &call, const FunctionEnt
                 std::vector<uint64_t> *values, int64_t *dynamic_shared) {
     const std::string who = "CUDA kernel " + f.name + ": ";
     size_t count = arg_kinds ? std::char_traits<char>::length(arg_kinds) : 0;
-    bool has_shared = count > 0 && arg_kinds[count - 1] == 's';
-    if (shared_bytes < 0 || (shared_bytes > 0 && !has_shared))
-        return device_error(
-            uc, who + "launched with " + std::to_string(shared_bytes) +
-                    " bytes of dynamic shared memory but " +
-                    (shared_bytes < 0 ? "that is negative" : "no 's' argument to pass them in"));
-    *dynamic_shared = has_shared ? shared_bytes : 0;
+    if (int r = launch_dynamic_shared(uc, who, shared_bytes, arg_kinds, count, dynamic_shared))
+        return r;
     std::vector<size_t> sizes;
     for (size_t i = 0; i < count; i++) {
         char kind = arg_kinds[i];
         if (kind == 's') {
-            if (i + 1 != count)
-                return device_error(uc, who +
-                                            "the 's' (dynamic shared memory) argument must be "
-                                            "the last one; argument kinds \"" +
-                                            std::string(arg_kinds) + "\"");
+            if (i + 1 != count) return shared_arg_not_last_error(uc, who, arg_kinds);
         } else if (kind == 'b') {
             CUdeviceptr pointer = 0;
             const auto *b = reinterpret_cast<const loom_buffer_t *>(uintptr_t(args[i]));
@@ -109,9 +91,7 @@ int decode_args(void *uc, CudaState &s, const CallScope &call, const FunctionEnt
             values->push_back(args[i]);
             sizes.push_back(size_t(kind - '0'));
         } else {
-            return device_error(uc, who + "argument " + std::to_string(i) +
-                                        " has the unknown kind '" + std::string(1, kind) +
-                                        "' (use b, 1, 2, 4, 8 or a final s)");
+            return unknown_arg_kind_error(uc, who, i, kind);
         }
     }
     if (!f.params_known) return 0;
@@ -157,8 +137,8 @@ int cuda_run(void *uc, const char *source, const char *kernel_name, const int32_
         call.stream(), params.data(), nullptr);
     if (err != cu::CUDA_SUCCESS)
         return cu_fail(uc, err, "cuLaunchKernel",
-                       "kernel " + f->name + ", " + dims_text(blocks) + " blocks of " +
-                           dims_text(threads) + " threads, " + std::to_string(f->num_regs) +
+                       "kernel " + f->name + ", " + launch_dims_text(blocks) + " blocks of " +
+                           launch_dims_text(threads) + " threads, " + std::to_string(f->num_regs) +
                            " registers per thread, " +
                            std::to_string(f->static_shared_bytes + dynamic_shared) +
                            " bytes of shared memory per block");

@@ -1,7 +1,7 @@
 // Helpers shared by the device-API implementations of the runtime (OpenCL,
 // CUDA): error reporting, the live-allocation count, dirty flags, pool size
-// classes, and the layout arithmetic of a buffer's device allocation and of
-// copies. Internal to the runtime.
+// classes, the layout arithmetic of a buffer's device allocation and of
+// copies, and the launch checks every API shares. Internal to the runtime.
 #ifndef LOOM_RUNTIME_DEVICE_INTERNAL_H
 #define LOOM_RUNTIME_DEVICE_INTERNAL_H
 
@@ -132,6 +132,26 @@ size_t allocation_size_class(size_t bytes);
  * byte limit is also capped at a quarter of the device's memory. */
 constexpr size_t pool_max_entries = 64;
 constexpr size_t pool_max_bytes = size_t(256) << 20;
+
+/** "16x16x1": how launch errors write a grid or a block. */
+std::string launch_dims_text(const int32_t v[3]);
+
+/** Checks that a launch's blocks have at least one thread in each dimension
+ * and its grid no negative dimension; `who` starts the message ("CUDA kernel
+ * f: "). Returns 0 or an error. */
+int check_launch_dims(void *uc, const std::string &who, const int32_t blocks[3],
+                      const int32_t threads[3]);
+
+/** The dynamic shared bytes of a launch with `count` argument kinds: its
+ * shared_bytes when the last kind is 's', else 0; an error when shared_bytes
+ * is negative, or positive with no 's' argument to pass it in. */
+int launch_dynamic_shared(void *uc, const std::string &who, int32_t shared_bytes,
+                          const char *arg_kinds, size_t count, int64_t *dynamic_shared);
+
+/** The errors for an 's' argument kind before the last, and for a kind other
+ * than b, 1, 2, 4, 8 and s. */
+int shared_arg_not_last_error(void *uc, const std::string &who, const char *arg_kinds);
+int unknown_arg_kind_error(void *uc, const std::string &who, size_t index, char kind);
 
 /** LOOM_DEBUG as a number (0 when unset). */
 int debug_level();

@@ -13,19 +13,7 @@ using namespace loom;
 using namespace loom::Internal;
 using Catch::Contains;
 using cuda_test::cuda_target;
-
-namespace {
-
-std::string compile_error(const std::function<void()> &f) {
-    try {
-        f();
-    } catch (const CompileError &e) {
-        return e.what();
-    }
-    return "";
-}
-
-} // namespace
+using loom_test::error_of;
 
 TEST_CASE("cuda: a capability older than NVRTC supports is an error listing the supported ones",
           "[gpu][cuda][error]") {
@@ -35,7 +23,8 @@ TEST_CASE("cuda: a capability older than NVRTC supports is an error listing the 
     f(x) = x;
     f.gpu_tile(x, xo, xi, 32);
     for (int cap : {30, 61, 70}) {
-        std::string message = compile_error([&] { f.device_source({}, cuda_target(cap)); });
+        std::string message =
+            error_of<CompileError>([&] { f.device_source({}, cuda_target(cap)); });
         INFO(message);
         CHECK_THAT(message, Contains("Func old_gpu runs CUDA kernels for target") &&
                                 Contains("(cuda_capability_" + std::to_string(cap) + ")") &&
@@ -60,7 +49,7 @@ TEST_CASE("cuda: an atomic the target's capability cannot do names the kernel an
     DeviceKernel k = kernel("short_bins", {buffer_arg("bins", UInt(16), true, true)},
                             atomic("bins", thread_x(), "old", old + cast<uint16_t>(1)));
     k.func_name = "short_hist";
-    std::string message = compile_error([&] { codegen_cuda_c({k}, cuda_target(61)); });
+    std::string message = error_of<CompileError>([&] { codegen_cuda_c({k}, cuda_target(61)); });
     INFO(message);
     CHECK_THAT(message, Contains("GPU kernel short_bins (Func short_hist)") &&
                             Contains("16-bit values") && Contains("compute capability 7.0") &&
@@ -71,7 +60,8 @@ TEST_CASE("cuda: an atomic the target's capability cannot do names the kernel an
     Expr old8 = var("old", UInt(8));
     DeviceKernel bytes = kernel("byte_bins", {buffer_arg("bins", UInt(8), true, true)},
                                 atomic("bins", thread_x(), "old", old8 + cast<uint8_t>(1)));
-    std::string byte_message = compile_error([&] { codegen_cuda_c({bytes}, cuda_target()); });
+    std::string byte_message =
+        error_of<CompileError>([&] { codegen_cuda_c({bytes}, cuda_target()); });
     CHECK_THAT(byte_message, Contains("GPU kernel byte_bins") &&
                                  Contains("no atomic operation on 8-bit values") &&
                                  Contains("CUDA C"));
@@ -87,13 +77,13 @@ TEST_CASE("cuda: GPU loops on an API the target lacks", "[gpu][cuda][error]") {
     any(x) = x;
     any.gpu_tile(x, xo, xi, 32);
     Target cl = get_host_target().with_feature(Target::OpenCL);
-    CHECK_THAT(compile_error([&] { on_cuda.device_source({}, cl); }),
+    CHECK_THAT(error_of<CompileError>([&] { on_cuda.device_source({}, cl); }),
                Contains("Func needs_cuda") && Contains("on DeviceAPI::CUDA") &&
                    Contains("has no 'cuda' feature"));
-    CHECK_THAT(compile_error([&] { on_cl.device_source({}, cuda_target()); }),
+    CHECK_THAT(error_of<CompileError>([&] { on_cl.device_source({}, cuda_target()); }),
                Contains("Func needs_opencl") && Contains("on DeviceAPI::OpenCL") &&
                    Contains("has no 'opencl' feature"));
-    CHECK_THAT(compile_error([&] { any.device_source({}, get_host_target()); }),
+    CHECK_THAT(error_of<CompileError>([&] { any.device_source({}, get_host_target()); }),
                Contains("Func needs_gpu") && Contains("has no GPU feature") &&
                    Contains("add 'cuda' or 'opencl'"));
 }

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "Loom.h"
+#include "gpu/kernel_text_util.h"
 #include "runtime/cuda_compile.h"
 
 namespace cuda_test {
@@ -63,20 +64,8 @@ inline long spill_bytes(const std::string &log) {
     return total;
 }
 
-/** The text of one kernel, from its name to its closing brace. */
-inline std::string kernel_text(const std::string &program, const std::string &name) {
-    size_t begin = program.find(" void " + name + "(");
-    if (begin == std::string::npos) begin = program.find(") " + name + "(");
-    INFO(program);
-    REQUIRE(begin != std::string::npos);
-    return program.substr(begin, program.find("\n}\n", begin) - begin);
-}
-
-inline int count(const std::string &text, const std::string &what) {
-    int n = 0;
-    for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) n++;
-    return n;
-}
+using loom_test::count;
+using loom_test::kernel_text;
 
 } // namespace cuda_test
 

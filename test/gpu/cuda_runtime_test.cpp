@@ -40,13 +40,9 @@ int force_to_host(void *uc, loom_buffer_t *b) {
     return loom_copy_to_host(uc, b);
 }
 
-struct Stats {
-    int64_t from_source = 0, from_cache = 0;
-};
+using Stats = gpu_rt_test::ProgramStats;
 Stats stats() {
-    Stats s;
-    loom_device_program_stats(loom_device_api_cuda, &s.from_source, &s.from_cache);
-    return s;
+    return gpu_rt_test::program_stats(loom_device_api_cuda);
 }
 
 } // namespace

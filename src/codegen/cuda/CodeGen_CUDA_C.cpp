@@ -169,63 +169,76 @@ protected:
 
     static const char *vector_word(int chunk) { return chunk == 8 ? "uint2" : "uint4"; }
 
-    std::string dense_vector_load(Type t, const Symbol &memory, const Expr &base_index,
-                                  const std::string &base) override {
-        int chunk = vector_access_bytes(t);
-        std::string condition = vector_access_condition(t, memory, base_index, chunk);
-        if (condition.empty()) return "";
-        std::string v = vector_local(t);
-        std::string ptr = memory_pointer(memory, t);
-        std::string word = vector_word(chunk);
-        int words = t.bytes() * t.lanes / chunk;
-        if (condition != "true") {
-            line() << "if (" << condition << ") {\n";
+    /** A dense access of type t with vector words: its guard (see
+     * vector_access_condition; "" when it may not use them), the typed
+     * pointer, the type and number of the words that make the vector, and
+     * its lanes. */
+    struct VectorAccess {
+        std::string condition, ptr, word;
+        int chunk = 0, words = 0, lanes = 0;
+    };
+
+    VectorAccess vector_access(Type t, const Symbol &memory, const Expr &base_index) {
+        VectorAccess a;
+        a.chunk = vector_access_bytes(t);
+        a.condition = vector_access_condition(t, memory, base_index, a.chunk);
+        if (a.condition.empty()) return a;
+        a.ptr = memory_pointer(memory, t);
+        a.word = vector_word(a.chunk);
+        a.words = t.bytes() * t.lanes / a.chunk;
+        a.lanes = t.lanes;
+        return a;
+    }
+
+    /** Prints word_lines(i, w) for each word i of the access (w: a fresh
+     * local's name) under its guard, and `fallback`, a loop over the lanes,
+     * where the guard does not hold. */
+    template <typename F>
+    void print_vector_words(const VectorAccess &a, F word_lines, const std::string &fallback) {
+        if (a.condition != "true") {
+            line() << "if (" << a.condition << ") {\n";
             indent_level++;
         }
-        for (int i = 0; i < words; i++) {
-            std::string w = "_w" + std::to_string(next_id++);
-            line() << word << " " << w << " = ((const " << word << " *)(" << ptr << " + " << base
-                   << "))[" << i << "];\n";
-            line() << "memcpy((char *)" << v << " + " << i * chunk << ", &" << w << ", " << chunk
-                   << ");\n";
-        }
-        if (condition != "true") {
+        for (int i = 0; i < a.words; i++) word_lines(i, "_w" + std::to_string(next_id++));
+        if (a.condition != "true") {
             indent_level--;
             line() << "} else {\n";
-            line() << "    for (int _l = 0; _l < " << t.lanes << "; _l++) " << v << "[_l] = " << ptr
-                   << "[" << base << " + _l];\n";
+            line() << "    for (int _l = 0; _l < " << a.lanes << "; _l++) " << fallback << "\n";
             line() << "}\n";
         }
+    }
+
+    std::string dense_vector_load(Type t, const Symbol &memory, const Expr &base_index,
+                                  const std::string &base) override {
+        VectorAccess a = vector_access(t, memory, base_index);
+        if (a.condition.empty()) return "";
+        std::string v = vector_local(t);
+        print_vector_words(
+            a,
+            [&](int i, const std::string &w) {
+                line() << a.word << " " << w << " = ((const " << a.word << " *)(" << a.ptr << " + "
+                       << base << "))[" << i << "];\n";
+                line() << "memcpy((char *)" << v << " + " << i * a.chunk << ", &" << w << ", "
+                       << a.chunk << ");\n";
+            },
+            v + "[_l] = " + a.ptr + "[" + base + " + _l];");
         return v;
     }
 
     bool dense_vector_store(Type t, const Symbol &memory, const Expr &base_index,
                             const std::string &base, const std::string &v) override {
-        int chunk = vector_access_bytes(t);
-        std::string condition = vector_access_condition(t, memory, base_index, chunk);
-        if (condition.empty()) return false;
-        std::string ptr = memory_pointer(memory, t);
-        std::string word = vector_word(chunk);
-        int words = t.bytes() * t.lanes / chunk;
-        if (condition != "true") {
-            line() << "if (" << condition << ") {\n";
-            indent_level++;
-        }
-        for (int i = 0; i < words; i++) {
-            std::string w = "_w" + std::to_string(next_id++);
-            line() << word << " " << w << ";\n";
-            line() << "memcpy(&" << w << ", (const char *)" << v << " + " << i * chunk << ", "
-                   << chunk << ");\n";
-            line() << "((" << word << " *)(" << ptr << " + " << base << "))[" << i << "] = " << w
-                   << ";\n";
-        }
-        if (condition != "true") {
-            indent_level--;
-            line() << "} else {\n";
-            line() << "    for (int _l = 0; _l < " << t.lanes << "; _l++) " << ptr << "[" << base
-                   << " + _l] = " << v << "[_l];\n";
-            line() << "}\n";
-        }
+        VectorAccess a = vector_access(t, memory, base_index);
+        if (a.condition.empty()) return false;
+        print_vector_words(
+            a,
+            [&](int i, const std::string &w) {
+                line() << a.word << " " << w << ";\n";
+                line() << "memcpy(&" << w << ", (const char *)" << v << " + " << i * a.chunk << ", "
+                       << a.chunk << ");\n";
+                line() << "((" << a.word << " *)(" << a.ptr << " + " << base << "))[" << i
+                       << "] = " << w << ";\n";
+            },
+            a.ptr + "[" + base + " + _l] = " + v + "[_l];");
         return true;
     }
 
