@@ -14,38 +14,9 @@
 
 #include LOOM_APP_GPU_HEADER
 #include "gpu_app.h"
+#include "matmul_reference.h"
 
 using Matrix = loom::Runtime::Buffer<float, 2>;
-
-namespace {
-
-Matrix random_matrix(int width, int height, uint32_t seed) {
-    Matrix m(width, height);
-    for (int y = 0; y < height; y++)
-        for (int x = 0; x < width; x++) {
-            seed = seed * 1664525u + 1013904223u;
-            m(x, y) = float((seed >> 9) % 2001) / 1000.0f - 1.0f;
-        }
-    return m;
-}
-
-int check(const Matrix &a, const Matrix &b, const Matrix &out) {
-    int failures = 0;
-    const int K = a.width();
-    for (int y = 0; y < out.height(); y++)
-        for (int x = 0; x < out.width(); x++) {
-            double want = 0, scale = 0;
-            for (int k = 0; k < K; k++) {
-                want += double(a(k, y)) * double(b(x, k));
-                scale += std::fabs(double(a(k, y)) * double(b(x, k)));
-            }
-            if (std::fabs(out(x, y) - want) > 1e-5 * scale + 1e-6 && failures++ < 10)
-                std::printf("matmul(%d, %d) = %f, expected %f\n", x, y, out(x, y), want);
-        }
-    return failures;
-}
-
-} // namespace
 
 int main(int argc, char **argv) {
     // M x K times K x N; M and N not multiples of the 32x32 tiles, K not of
@@ -56,7 +27,8 @@ int main(int argc, char **argv) {
         std::printf("matmul_gpu_app: M and N must be at least 32 (one tile), K at least 1\n");
         return 2;
     }
-    Matrix a = random_matrix(K, M, 1), b = random_matrix(N, K, 2), out(N, M);
+    Matrix a = loom_apps::random_matrix<Matrix>(K, M, 1),
+           b = loom_apps::random_matrix<Matrix>(N, K, 2), out(N, M);
     loom_apps::CallMessages messages;
     if (int r = matmul_gpu_with_context(&messages.context, a, b, out))
         return loom_apps::report_gpu_failure(LOOM_APP_GPU_NAME, r, messages.text);
@@ -64,7 +36,7 @@ int main(int argc, char **argv) {
         std::printf("%s: copy_to_host failed with error %d\n", LOOM_APP_GPU_NAME, r);
         return 1;
     }
-    if (int failures = check(a, b, out)) {
+    if (int failures = loom_apps::check_matmul(a, b, out)) {
         std::printf("%s: %d mismatches\n", LOOM_APP_GPU_NAME, failures);
         return 1;
     }
