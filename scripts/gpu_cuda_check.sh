@@ -31,10 +31,46 @@ export LOOM_KERNEL_CACHE_DIR="$cache" LOOM_GPU_RANDOM_SKIP_KNOWN=1
 unset LOOM_CUDA_DRIVER_LIBRARY LOOM_GPU_TEST_API
 extra=(${LOOM_GPU_CHECK_ARGS:-})
 
+jobs="${LOOM_GPU_CHECK_JOBS:-1}"
+logs="${LOOM_GPU_CHECK_LOGS:-$cache/logs}"
+mkdir -p "$logs"
+
+# run_suite NAME SPEC: the test cases matching a Catch2 test spec, in one
+# process or one process per case (logs in $logs/NAME).
+run_suite() {
+  if [ "$jobs" -le 1 ]; then
+    "$tests" "$2" ${extra[@]+"${extra[@]}"}
+    return
+  fi
+  local out="$logs/$1"
+  mkdir -p "$out"
+  # Catch2 reads ',' '[' ']' '*' and '\' in a test spec; escape them so that
+  # each name matches itself alone.
+  "$tests" "$2" --list-test-names-only | sed '/^$/d' | sed 's/[][\\,*]/\\&/g' > "$out/cases"
+  export tests out
+  xargs -d '\n' -P "$jobs" -I{} sh -c '
+    log="$out/case.$$.log"
+    if "$tests" "$1" > "$log" 2>&1; then rm -f "$log"; echo "ok   $1"; else echo "FAIL $1"; fi
+  ' _ {} < "$out/cases" > "$out/results"
+  local total failed
+  total=$(wc -l < "$out/results")
+  failed=$(grep -c '^FAIL' "$out/results" || true)
+  echo "$((total - failed)) of $total test cases passed"
+  if [ "$failed" != 0 ]; then
+    grep '^FAIL' "$out/results"
+    for log in "$out"/case.*.log; do
+      echo "---- $log"
+      tail -n 60 "$log"
+    done
+    return 1
+  fi
+}
+
 status=0
 echo "== CUDA runtime tests on the driver"
-"$tests" "[cuda]" ${extra[@]+"${extra[@]}"} || status=1
+run_suite runtime "[cuda]" || status=1
 echo "== GPU correctness suite through CUDA (LOOM_GPU_TEST_API=cuda)"
-LOOM_GPU_TEST_API=cuda "$tests" "~[opencl]~[cuda]" ${extra[@]+"${extra[@]}"} || status=1
+export LOOM_GPU_TEST_API=cuda
+run_suite suite "~[opencl]~[cuda]" || status=1
 if [ $status = 0 ]; then echo "gpu_cuda_check: all passed"; else echo "gpu_cuda_check: FAILURES" >&2; fi
 exit $status

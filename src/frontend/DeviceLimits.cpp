@@ -59,8 +59,8 @@ void check_kernels_fit_device(const LoweredFunc &f) {
                                    << " threads per dimension; dimension " << d << " has "
                                    << threads[d]);
         }
-        if (k.constant_shared_bytes > limits.max_shared_bytes)
-            user_error(who << "needs " << k.constant_shared_bytes
+        if (k.known_shared_bytes > limits.max_shared_bytes)
+            user_error(who << "needs " << k.known_shared_bytes
                            << " bytes of shared (local) memory per block for the Funcs computed "
                               "at its block loops, but the "
                            << device << " has " << limits.max_shared_bytes

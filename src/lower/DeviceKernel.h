@@ -64,6 +64,10 @@ struct DeviceKernel {
     int threads[3] = {1, 1, 1};
     /** Bytes of "__shared" (see above); 0 when the kernel has none. */
     int64_t constant_shared_bytes = 0;
+    /** Shared bytes per block when known at compile time, whether declared
+     * statically (constant_shared_bytes) or given at launch (CUDA blocks
+     * over 48 KiB); 0 when none or unknown. Checked against the device. */
+    int64_t known_shared_bytes = 0;
 };
 
 } // namespace Internal

@@ -256,6 +256,7 @@ private:
             // runtime opts in to).
             constexpr int64_t cuda_static_shared_limit = 48 * 1024;
             auto c = as_const_int(a->extents[0]);
+            if (c) k.known_shared_bytes = *c;
             if (c && outer->device_api == DeviceAPI::CUDA && *c > cuda_static_shared_limit)
                 c.reset();
             if (c) {

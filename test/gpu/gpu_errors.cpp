@@ -59,7 +59,7 @@ TEST_CASE("gpu_blocks inside gpu_threads", "[gpu][error]") {
                         Contains("blocks_in_threads") && Contains("inside a gpu_threads loop"));
 }
 
-TEST_CASE("a thread block larger than the device allows", "[gpu][error]") {
+TEST_CASE("a thread block larger than the device allows", "[gpu][error][device_limits]") {
     int64_t live_before = loom_device_live_allocations();
     Var x("x"), xo("xo"), xi("xi");
     Func f("huge_block");
@@ -77,7 +77,7 @@ TEST_CASE("a thread block larger than the device allows", "[gpu][error]") {
                                                          Contains("threads per block"));
 }
 
-TEST_CASE("block-shared memory larger than the device has", "[gpu][error]") {
+TEST_CASE("block-shared memory larger than the device has", "[gpu][error][device_limits]") {
     Var x("x"), y("y"), xo("xo"), xi("xi");
     Func big("big_shared"), f("uses_big_shared");
     big(x, y) = x + y;

@@ -267,6 +267,16 @@ bool known_bug_error(const std::string &what) {
             what.find("has no bound the host can compute") != std::string::npos);
 }
 
+/** A block with more threads than the device runs (a thread loop over a
+ * whole Func's extent can be long: PoCL takes 4096 threads, CUDA 1024) is
+ * refused with a clean error naming the limit; such a schedule is fine on
+ * a larger device, so it counts as skipped, not failed. */
+bool device_limit_error(const std::string &what) {
+    return what.find("threads per block") != std::string::npos &&
+           (what.find("exceeds the kernel's limit") != std::string::npos ||
+            what.find("runs at most") != std::string::npos);
+}
+
 struct Loop {
     std::string name;
     enum Kind { Serial, Parallel, Block, Thread, Vector, Unrolled } kind = Serial;
@@ -883,7 +893,7 @@ void run_pipeline(const PipelineDef &def) {
     INFO("pipeline " << def.name << ", LOOM_TEST_SEED=" << seed);
     Buffer<int> in = make_input(seed);
 
-    int failures = 0, reported = 0, ran = 0, known = 0;
+    int failures = 0, reported = 0, ran = 0, known = 0, too_big = 0;
     for (int it = 0; it < count; it++) {
         if (only >= 0 && it != only) continue;
         std::mt19937 rng(
@@ -924,6 +934,10 @@ void run_pipeline(const PipelineDef &def) {
                 known++;
                 continue;
             }
+            if (device_limit_error(e.what())) {
+                too_big++;
+                continue;
+            }
         }
         if (verbose())
             std::cerr << "  -> " << (problem.empty() ? "ok" : problem) << " in "
@@ -938,6 +952,7 @@ void run_pipeline(const PipelineDef &def) {
         }
     }
     if (known) WARN(known << " schedules hit a known bug's CompileError (skipped)");
+    if (too_big) WARN(too_big << " schedules had blocks larger than the device runs (skipped)");
     INFO(failures << " of " << ran << " random GPU schedules failed");
     CHECK(failures == 0);
 }
@@ -992,7 +1007,7 @@ TEST_CASE("random GPU schedules: atomic histogram", "[gpu][random]") {
     std::vector<int> ref(bins, 0);
     for (int j = 0; j < IH; j++)
         for (int i = 0; i < IW; i++) ref[size_t(in(i, j) % bins)] += in(i, j) % 5;
-    int failures = 0, reported = 0, ran = 0, known = 0;
+    int failures = 0, reported = 0, ran = 0, known = 0, too_big = 0;
     for (int it = 0; it < count; it++) {
         if (only >= 0 && it != only) continue;
         std::mt19937 rng(uint32_t(seed * 1000003u + uint64_t(it) * 7919u + 0x4157u));
@@ -1081,6 +1096,10 @@ TEST_CASE("random GPU schedules: atomic histogram", "[gpu][random]") {
                 known++;
                 continue;
             }
+            if (device_limit_error(e.what())) {
+                too_big++;
+                continue;
+            }
         }
         ran++;
         if (!problem.empty()) {
@@ -1089,6 +1108,7 @@ TEST_CASE("random GPU schedules: atomic histogram", "[gpu][random]") {
         }
     }
     if (known) WARN(known << " schedules hit a known bug's CompileError (skipped)");
+    if (too_big) WARN(too_big << " schedules had blocks larger than the device runs (skipped)");
     INFO(failures << " of " << ran << " random GPU schedules failed");
     CHECK(failures == 0);
 }

@@ -1,0 +1,525 @@
+// perf_cuda: Loom's CUDA backend on an NVIDIA GPU against the libraries a
+// CUDA programmer would use instead, all measured in one run (issue "GPU II",
+// point 8):
+//  - blur: the 3x3 box blur of uint16 (apps/blur) on a 16384x8192 output,
+//    against a device-to-device copy of the same bytes (cudaMemcpy): the
+//    blur reads its input and writes its output once each at best, as the
+//    copy does. Two schedules: the app's (256x8 tiles, blur_x staged in
+//    shared memory) and blur_x inlined (each thread computes 8 outputs of a
+//    row from global memory, the cache serving the overlap).
+//  - matmul: float, N x N times N x N for N = 1024, 4096, 8192, against
+//    cuBLAS SGEMM in plain FP32 (CUBLAS_PEDANTIC_MATH: no TF32). Schedules:
+//    the app's (32x32 tiles, slices of A and B and the sums in shared
+//    memory) and a register-blocked one (each thread keeps a 4x8 block of
+//    sums in registers and reads A and B through the cache).
+//  - histogram: 256 bins of 64 Mi uint8 samples, against CUB's
+//    DeviceHistogram::HistogramEven. Loom: atomic() updates from a grid of
+//    blocks straight into the global bins, and per-block bins in shared
+//    memory (rfactor) added to the global ones at the end.
+//  - first-realize latency: a child process compiles each pipeline
+//    (compile_jit: lowering, CUDA C, LLVM for the host code) and realizes it
+//    once (NVRTC and module load, then the run), with an empty kernel cache
+//    folder (cold) and again with the folder the first child filled (warm).
+//    The CUDA context is made before the clock starts (its time printed
+//    apart).
+// Each timed run launches the computation `reps` times and waits for the
+// device; runs of the sides of one benchmark alternate (bench::time_runs).
+// Printed: the medians, GB/s or GFLOP/s, and the ratio to the reference of
+// this run. Outputs are checked (blur and histogram exactly against plain
+// C++, matmul against cuBLAS within a relative 1e-4 of the row's magnitude).
+// Asserts nothing about time. Exit code 1 on a wrong output or a failed side.
+//
+// Where there is no CUDA device (no GPU, no driver), the Loom sides run
+// through OpenCL instead (PoCL in CI), on smaller inputs, with no references
+// and the same output checks (matmul against plain C++ on sampled rows).
+//
+//   perf_cuda [RUNS] [blur|matmul|histogram|latency]...
+
+#include <Loom.h>
+
+#include "../bench_util.h"
+#include "cuda_references.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+namespace {
+
+using bench::Clock;
+using bench::ms_since;
+using bench::Side;
+using bench::time_runs;
+using namespace loom;
+
+int failures = 0;
+int runs = 10;
+bool have_cuda = false;
+
+/** host-cuda, or host-opencl where there is no CUDA device. */
+Target gpu_target() {
+    return get_host_target().with_feature(have_cuda ? Target::CUDA : Target::OpenCL);
+}
+
+/** The reference side runs only where CUDA does. */
+Side reference_side(const std::string &name, std::function<void()> once, int reps);
+
+std::string cpu_model() {
+    std::ifstream f("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(f, line))
+        if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+    return "(unknown)";
+}
+
+void fail(const std::string &what) {
+    std::printf("  FAILED: %s\n", what.c_str());
+    failures++;
+}
+
+/** A side whose run is `reps` launches and a wait; its median is per launch. */
+Side make_side(const std::string &name, std::function<void()> once, int reps) {
+    Side s;
+    s.name = name;
+    s.run = [once, reps] {
+        for (int i = 0; i < reps; i++) once();
+    };
+    try {
+        s.run(); // warm-up: compiles, uploads, loads modules
+        s.ok = true;
+    } catch (const std::exception &e) {
+        s.error = e.what();
+    }
+    return s;
+}
+
+Side reference_side(const std::string &name, std::function<void()> once, int reps) {
+    if (have_cuda) return make_side(name, once, reps);
+    Side s;
+    s.name = name;
+    s.error = "no CUDA device";
+    return s;
+}
+
+double per_launch_ms(const Side &s, int reps) {
+    return s.median_ms() / reps;
+}
+
+void print_side(const Side &s, int reps, double work, const char *unit, const Side *reference) {
+    if (!s.ok) {
+        std::printf("    %-34s %s: %s\n", s.name.c_str(), have_cuda ? "failed" : "not run",
+                    s.error.c_str());
+        if (have_cuda) failures++;
+        return;
+    }
+    double ms = per_launch_ms(s, reps);
+    std::printf("    %-34s %9.3f ms  %9.1f %s", s.name.c_str(), ms, work / (ms * 1e-3) / 1e9, unit);
+    if (reference && reference != &s && reference->ok)
+        std::printf("   %5.1f%% of %s", 100.0 * per_launch_ms(*reference, reps) / ms,
+                    reference->name.c_str());
+    std::printf("\n");
+}
+
+// ------------------------------------------------------------------ blur
+
+struct Blur {
+    Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, xv{"xv"};
+    Func blur_x{"blur_x"}, out{"blur"};
+    Blur(const Buffer<uint16_t> &in, bool shared) {
+        blur_x(x, y) = (in(x, y) + in(x + 1, y) + in(x + 2, y)) / 3;
+        out(x, y) = (blur_x(x, y) + blur_x(x, y + 1) + blur_x(x, y + 2)) / 3;
+        if (shared) {
+            // apps/blur's GPU schedule.
+            out.tile(x, y, xo, yo, xi, yi, 256, 8)
+                .split(xi, xi, xv, 8)
+                .vectorize(xv)
+                .gpu_blocks(xo, yo)
+                .gpu_threads(xi, yi);
+            blur_x.compute_at(out, xo).split(x, x, xv, 8).vectorize(xv).gpu_threads(x, y);
+        } else {
+            out.tile(x, y, xo, yo, xi, yi, 256, 4)
+                .split(xi, xi, xv, 8)
+                .vectorize(xv)
+                .gpu_blocks(xo, yo)
+                .gpu_threads(xi, yi);
+        }
+    }
+};
+
+void bench_blur() {
+    const int W = have_cuda ? 16384 : 2048, H = have_cuda ? 8192 : 1024;
+    std::printf("blur u16, %dx%d output (%.0f MiB in, %.0f MiB out)\n", W, H,
+                (W + 2.0) * (H + 2.0) * 2 / (1 << 20), double(W) * H * 2 / (1 << 20));
+    Buffer<uint16_t> in(W + 2, H + 2);
+    uint32_t seed = 7;
+    for (int yy = 0; yy < H + 2; yy++)
+        for (int xx = 0; xx < W + 2; xx++) {
+            seed = seed * 1664525u + 1013904223u;
+            in(xx, yy) = uint16_t((seed >> 8) % 60000);
+        }
+    const size_t bytes = size_t(W) * H * 2;
+    const double moved = 2.0 * bytes; // read once, written once
+    const int reps = 20;
+    void *src = have_cuda ? cuda_ref::device_alloc(bytes) : nullptr;
+    void *dst = have_cuda ? cuda_ref::device_alloc(bytes) : nullptr;
+    if (have_cuda) cuda_ref::upload(src, in.data(), bytes);
+    Side copy = reference_side(
+        "cudaMemcpy device to device", [&] { cuda_ref::copy(dst, src, bytes, 1); }, reps);
+    std::vector<Side> sides;
+    std::vector<Buffer<uint16_t>> outs;
+    std::vector<std::unique_ptr<Blur>> blurs;
+    for (bool shared : {true, false}) {
+        blurs.push_back(std::make_unique<Blur>(in, shared));
+        outs.emplace_back(W, H);
+        Pipeline p(blurs.back()->out);
+        Buffer<uint16_t> o = outs.back();
+        sides.push_back(make_side(
+            shared ? "loom: 256x8 tiles, blur_x shared" : "loom: blur_x inlined",
+            [p, o]() mutable {
+                p.realize(o, gpu_target());
+                o.device_sync();
+            },
+            reps));
+    }
+    std::vector<Side *> all{&copy};
+    for (Side &s : sides) all.push_back(&s);
+    time_runs(all, runs);
+    print_side(copy, reps, moved, "GB/s", nullptr);
+    for (Side &s : sides) print_side(s, reps, moved, "GB/s", &copy);
+    for (size_t i = 0; i < outs.size(); i++) {
+        if (!sides[i].ok) continue;
+        Buffer<uint16_t> &o = outs[i];
+        o.copy_to_host();
+        long bad = 0;
+        for (int yy = 0; yy < H; yy++)
+            for (int xx = 0; xx < W; xx++) {
+                auto bx = [&](int a, int b) {
+                    return uint16_t(uint16_t(in(a, b) + in(a + 1, b) + in(a + 2, b)) / 3);
+                };
+                uint16_t e = uint16_t(uint16_t(bx(xx, yy) + bx(xx, yy + 1) + bx(xx, yy + 2)) / 3);
+                bad += o(xx, yy) != e;
+            }
+        if (bad) fail(sides[i].name + ": " + std::to_string(bad) + " wrong pixels");
+    }
+    if (have_cuda) cuda_ref::device_free(src), cuda_ref::device_free(dst);
+}
+
+// ---------------------------------------------------------------- matmul
+
+struct Matmul {
+    Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, yr{"yr"}, xt{"xt"}, yt{"yt"},
+        xr{"xr"};
+    RVar ko{"ko"}, ki{"ki"};
+    Func prod{"prod"}, a_tile{"a_tile"}, b_tile{"b_tile"}, out{"matmul"};
+    Matmul(const Buffer<float> &A, const Buffer<float> &B, bool register_blocked) {
+        RDom k({{0, A.width()}}, "k");
+        prod(x, y) = 0.0f;
+        a_tile(x, y) = A(x, y);
+        b_tile(x, y) = B(x, y);
+        prod(x, y) += a_tile(k, y) * b_tile(x, k);
+        out(x, y) = prod(x, y);
+        if (!register_blocked) {
+            // apps/matmul's GPU schedule.
+            out.tile(x, y, xo, yo, xi, yi, 32, 32)
+                .split(yi, yi, yr, 4)
+                .gpu_blocks(xo, yo)
+                .gpu_threads(xi, yi)
+                .unroll(yr);
+            prod.compute_at(out, xo).split(y, y, yr, 4).gpu_threads(x, y).unroll(yr);
+            prod.update()
+                .split(k, ko, ki, 16)
+                .split(y, y, yr, 4)
+                .reorder(yr, ki, x, y, ko)
+                .gpu_threads(x, y)
+                .unroll(yr);
+            const TailStrategy guard = TailStrategy::GuardWithIf;
+            a_tile.compute_at(prod, ko).split(y, y, yr, 4, guard).gpu_threads(x, y).unroll(yr);
+            b_tile.compute_at(prod, ko).split(y, y, yr, 2, guard).gpu_threads(x, y).unroll(yr);
+        } else {
+            // 16x16 threads per 64x128 tile; each thread's 4x8 sums stay in
+            // registers (prod computed per thread, its loops unrolled).
+            out.tile(x, y, xo, yo, xi, yi, 64, 128)
+                .split(xi, xt, xr, 4)
+                .split(yi, yt, yr, 8)
+                .reorder(xr, yr, xt, yt, xo, yo)
+                .gpu_blocks(xo, yo)
+                .gpu_threads(xt, yt)
+                .vectorize(xr)
+                .unroll(yr);
+            prod.compute_at(out, xt).vectorize(x, 4).unroll(y, 8);
+            prod.update().reorder(x, y, k).vectorize(x, 4).unroll(y, 8);
+        }
+    }
+};
+
+void bench_matmul(int N) {
+    std::printf("matmul f32, %dx%d times %dx%d\n", N, N, N, N);
+    Buffer<float> A(N, N), B(N, N);
+    uint32_t seed = 3;
+    auto rnd = [&] {
+        seed = seed * 1664525u + 1013904223u;
+        return float(int((seed >> 9) % 2001) - 1000) / 1000.0f;
+    };
+    for (int yy = 0; yy < N; yy++)
+        for (int xx = 0; xx < N; xx++) A(xx, yy) = rnd(), B(xx, yy) = rnd();
+    const size_t bytes = size_t(N) * N * sizeof(float);
+    float *dA = nullptr, *dB = nullptr, *dC = nullptr;
+    if (have_cuda) {
+        dA = static_cast<float *>(cuda_ref::device_alloc(bytes));
+        dB = static_cast<float *>(cuda_ref::device_alloc(bytes));
+        dC = static_cast<float *>(cuda_ref::device_alloc(bytes));
+        cuda_ref::upload(dA, A.data(), bytes);
+        cuda_ref::upload(dB, B.data(), bytes);
+    }
+    const double flops = 2.0 * N * double(N) * N;
+    const int reps = N <= 1024 ? 20 : N <= 4096 ? 3 : 1;
+    Side blas = reference_side(
+        "cuBLAS SGEMM (FP32, no TF32)", [&] { cuda_ref::sgemm(N, N, N, dA, dB, dC, 1); }, reps);
+    std::vector<Side> sides;
+    std::vector<Buffer<float>> outs;
+    std::vector<std::unique_ptr<Matmul>> mms;
+    for (bool reg : {false, true}) {
+        mms.push_back(std::make_unique<Matmul>(A, B, reg));
+        outs.emplace_back(N, N);
+        Pipeline p(mms.back()->out);
+        Buffer<float> o = outs.back();
+        sides.push_back(make_side(
+            reg ? "loom: 4x8 per thread in registers" : "loom: 32x32 tiles, shared memory",
+            [p, o]() mutable {
+                p.realize(o, gpu_target());
+                o.device_sync();
+            },
+            reps));
+    }
+    std::vector<Side *> all{&blas};
+    for (Side &s : sides) all.push_back(&s);
+    time_runs(all, runs);
+    print_side(blas, reps, flops, "GFLOP/s", nullptr);
+    for (Side &s : sides) print_side(s, reps, flops, "GFLOP/s", &blas);
+    std::vector<float> C;
+    if (have_cuda) {
+        C.resize(size_t(N) * N);
+        cuda_ref::download(C.data(), dC, bytes);
+        cuda_ref::device_free(dA);
+        cuda_ref::device_free(dB);
+        cuda_ref::device_free(dC);
+    }
+    // Sums of N products of values in [-1, 1]: rounding grows with sqrt(N)
+    // times the terms' size, whatever the order of the sum.
+    const float tolerance = 1e-4f * std::sqrt(float(N)) * 8;
+    for (size_t i = 0; i < outs.size(); i++) {
+        if (!sides[i].ok) continue;
+        Buffer<float> &o = outs[i];
+        o.copy_to_host();
+        long bad = 0;
+        auto differs = [&](int xx, int yy, double e, const char *what) {
+            if (std::fabs(o(xx, yy) - e) <= tolerance) return;
+            if (bad++ < 3)
+                std::printf("    %s: (%d, %d) = %g, %s %g\n", sides[i].name.c_str(), xx, yy,
+                            o(xx, yy), what, e);
+        };
+        if (!C.empty())
+            for (int yy = 0; yy < N; yy++)
+                for (int xx = 0; xx < N; xx++) differs(xx, yy, C[size_t(yy) * N + xx], "cuBLAS");
+        // Plain C++ on a few rows (double sums).
+        for (int yy : {0, N / 3, N / 2 + 1, N - 1}) {
+            std::vector<double> row(N, 0.0);
+            for (int kk = 0; kk < N; kk++)
+                for (int xx = 0; xx < N; xx++) row[xx] += double(A(kk, yy)) * B(xx, kk);
+            for (int xx = 0; xx < N; xx++) differs(xx, yy, row[xx], "C++");
+        }
+        if (bad) fail(sides[i].name + ": " + std::to_string(bad) + " values differ");
+    }
+}
+
+// ------------------------------------------------------------- histogram
+
+struct Histogram {
+    Func hist{"hist"};
+    /** privatized: each block of 256 threads counts a chunk of 8192 samples
+     *  into its own bins in shared memory (rfactor), then adds them to the
+     *  global bins with one atomic per bin; else every sample is an atomic
+     *  on the global bins. */
+    Histogram(const Buffer<uint8_t> &in, bool privatized) {
+        Var x("x"), u("u"), xo("xo"), xi("xi");
+        RDom r({{0, in.width()}}, "r");
+        RVar ro("ro"), ri("ri"), rio("rio"), rii("rii");
+        hist(x) = 0;
+        hist(cast<int>(in(r))) += 1;
+        hist.gpu_tile(x, xo, xi, 256);
+        if (!privatized) {
+            hist.update().atomic().split(r.x, ro, ri, 256).gpu_blocks(ro).gpu_threads(ri);
+            return;
+        }
+        Func intm = hist.update().split(r.x, ro, ri, 8192).rfactor(ro, u);
+        hist.update().atomic().reorder(x, ro).gpu_blocks(ro).gpu_threads(x);
+        intm.compute_at(hist, ro).store_in(MemoryType::GPUShared).gpu_threads(x);
+        intm.update().atomic().split(ri, rio, rii, 256).gpu_threads(rii);
+    }
+};
+
+void bench_histogram() {
+    const int n = have_cuda ? 64 << 20 : 4 << 20;
+    std::printf("histogram, 256 bins of %d uint8 samples\n", n);
+    Buffer<uint8_t> in(n);
+    uint32_t seed = 11;
+    std::vector<int> expected(256, 0);
+    for (int i = 0; i < n; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        // Not uniform: a few bins are hot, as in a real image.
+        uint32_t v = (seed >> 8) % 1024;
+        uint8_t b = uint8_t(v < 512 ? v % 16 + 100 : v % 256);
+        in(i) = b;
+        expected[b]++;
+    }
+    uint8_t *d_in = nullptr;
+    int *d_bins = nullptr;
+    if (have_cuda) {
+        d_in = static_cast<uint8_t *>(cuda_ref::device_alloc(n));
+        d_bins = static_cast<int *>(cuda_ref::device_alloc(256 * sizeof(int)));
+        cuda_ref::upload(d_in, in.data(), n);
+    }
+    const int reps = 20;
+    Side cub = reference_side(
+        "CUB DeviceHistogram::HistogramEven", [&] { cuda_ref::histogram(d_in, n, d_bins, 1); },
+        reps);
+    std::vector<Side> sides;
+    std::vector<Buffer<int>> outs;
+    std::vector<std::unique_ptr<Histogram>> hists;
+    for (bool privatized : {false, true}) {
+        hists.push_back(std::make_unique<Histogram>(in, privatized));
+        outs.emplace_back(256);
+        Pipeline p(hists.back()->hist);
+        Buffer<int> o = outs.back();
+        sides.push_back(make_side(
+            privatized ? "loom: block bins in shared memory" : "loom: atomic() into global bins",
+            [p, o]() mutable {
+                p.realize(o, gpu_target());
+                o.device_sync();
+            },
+            reps));
+    }
+    std::vector<Side *> all{&cub};
+    for (Side &s : sides) all.push_back(&s);
+    time_runs(all, runs);
+    print_side(cub, reps, double(n), "Gsamples/s", nullptr);
+    for (Side &s : sides) print_side(s, reps, double(n), "Gsamples/s", &cub);
+    for (size_t i = 0; i < outs.size(); i++) {
+        if (!sides[i].ok) continue;
+        outs[i].copy_to_host();
+        for (int b = 0; b < 256; b++)
+            if (outs[i](b) != expected[b]) {
+                fail(sides[i].name + ": differs from plain C++ at bin " + std::to_string(b));
+                break;
+            }
+    }
+    if (have_cuda) {
+        std::vector<int> c(256);
+        cuda_ref::download(c.data(), d_bins, 256 * sizeof(int));
+        if (c != expected) fail("CUB's histogram differs from plain C++");
+        cuda_ref::device_free(d_in);
+        cuda_ref::device_free(d_bins);
+    }
+}
+
+// -------------------------------------------------------- first realize
+
+// In a child process: compile and realize each pipeline once, printing one
+// line per pipeline.
+int latency_child() {
+    std::string device, error;
+    auto t0 = Clock::now();
+    have_cuda = cuda_ref::init(&device, &error);
+    if (have_cuda) std::printf("      CUDA context %.1f ms\n", ms_since(t0));
+    Buffer<uint16_t> bin(1026, 1026);
+    Buffer<float> A(256, 256), B(256, 256);
+    Buffer<uint8_t> hin(1 << 20);
+    bin.fill(1), A.fill(1.0f), B.fill(1.0f), hin.fill(3);
+    Blur blur(bin, true);
+    Matmul mm(A, B, false);
+    Histogram hist(hin, true);
+    struct Case {
+        const char *name;
+        Func f;
+        std::vector<int> sizes;
+    } cases[] = {{"blur", blur.out, {1024, 1024}},
+                 {"matmul", mm.out, {256, 256}},
+                 {"histogram", hist.hist, {256}}};
+    for (Case &c : cases) {
+        Pipeline p(c.f);
+        auto c0 = Clock::now();
+        p.compile_jit(gpu_target());
+        double compile_ms = ms_since(c0);
+        auto r0 = Clock::now();
+        Realization r = p.realize(c.sizes, gpu_target());
+        r[0].device_sync();
+        double realize_ms = ms_since(r0);
+        std::printf("      %-10s compile_jit %7.1f ms   first realize %7.1f ms\n", c.name,
+                    compile_ms, realize_ms);
+    }
+    if (have_cuda) cuda_ref::shutdown();
+    return 0;
+}
+
+void bench_latency(const char *self) {
+    std::printf("first realize (%s + one run), after compile_jit\n",
+                have_cuda ? "NVRTC + module load" : "OpenCL program build");
+    std::filesystem::path cache = std::filesystem::temp_directory_path() /
+                                  ("loom_perf_cuda_cache." + std::to_string(getpid()));
+    std::filesystem::remove_all(cache);
+    std::filesystem::create_directories(cache);
+    for (const char *which : {"cold (empty kernel cache)", "warm disk cache, new process"}) {
+        std::printf("    %s\n", which);
+        std::fflush(stdout);
+        std::string cmd = "LOOM_KERNEL_CACHE_DIR='" + cache.string() + "' POCL_CACHE_DIR='" +
+                          cache.string() + "/pocl' '" + self + "' --latency-child";
+        if (std::system(cmd.c_str()) != 0) fail(std::string("latency child: ") + which);
+    }
+    std::filesystem::remove_all(cache);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    if (argc > 1 && std::strcmp(argv[1], "--latency-child") == 0) return latency_child();
+    std::vector<std::string> which;
+    for (int i = 1; i < argc; i++) {
+        if (std::isdigit(static_cast<unsigned char>(argv[i][0])))
+            runs = std::max(1, std::atoi(argv[i]));
+        else
+            which.push_back(argv[i]);
+    }
+    auto wanted = [&](const char *name) {
+        return which.empty() || std::find(which.begin(), which.end(), name) != which.end();
+    };
+    std::string device, error;
+    have_cuda = cuda_ref::init(&device, &error);
+    std::printf("perf_cuda: CPU %s; target %s\n", cpu_model().c_str(),
+                gpu_target().to_string().c_str());
+    if (have_cuda)
+        std::printf("GPU %s; medians of %d runs\n", device.c_str(), runs);
+    else
+        std::printf("no CUDA device here (%s): the Loom sides run through OpenCL on smaller "
+                    "inputs, without references; medians of %d runs\n",
+                    error.c_str(), runs);
+    try {
+        if (wanted("blur")) bench_blur();
+        if (wanted("matmul"))
+            for (int N : have_cuda ? std::vector<int>{1024, 4096, 8192} : std::vector<int>{512})
+                bench_matmul(N);
+        if (wanted("histogram")) bench_histogram();
+        if (wanted("latency")) bench_latency(argv[0]);
+    } catch (const std::exception &e) {
+        fail(std::string("exception: ") + e.what());
+    }
+    if (have_cuda) cuda_ref::shutdown();
+    std::printf("perf_cuda: %s\n", failures ? "FAILURES" : "all outputs correct");
+    return failures ? 1 : 0;
+}
