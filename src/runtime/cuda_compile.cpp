@@ -5,11 +5,15 @@
 #include "cuda_compile.h"
 
 #include <dlfcn.h>
+#include <sys/stat.h>
 
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <sstream>
+
+#include "kernel_disk_cache.h"
 
 namespace loom_rt {
 
@@ -162,7 +166,85 @@ std::string offending_lines(const std::string &log, const std::string &source) {
     return quoted;
 }
 
+// What the compiled-kernel cache needs to know of NVRTC (its version and
+// architectures) is kept beside the kernels, keyed by the library file's
+// real path, size and modification time: a process whose kernels are all in
+// the cache then never loads NVRTC (dlopen of its ~100 MB costs 6-8 ms,
+// more than the rest of a warm first realize).
+// The file the loader would take for NVRTC, found without loading it: the
+// candidates in order, bare names looked up in LD_LIBRARY_PATH and the usual
+// folders. "" when none is found (then NVRTC is loaded to ask it).
+std::string locate_library() {
+    std::vector<std::string> folders;
+    if (const char *path = std::getenv("LD_LIBRARY_PATH"))
+        for (std::istringstream in(path); !in.eof();) {
+            std::string folder;
+            std::getline(in, folder, ':');
+            if (!folder.empty()) folders.push_back(folder + "/");
+        }
+    for (const char *folder : {"/usr/local/cuda/lib64/", "/usr/lib/x86_64-linux-gnu/",
+                               "/lib/x86_64-linux-gnu/", "/usr/lib64/", "/usr/lib/"})
+        folders.push_back(folder);
+    for (const std::string &name : candidate_libraries()) {
+        std::vector<std::string> paths;
+        if (name.find('/') != std::string::npos)
+            paths.push_back(name);
+        else
+            for (const std::string &folder : folders) paths.push_back(folder + name);
+        for (const std::string &path : paths) {
+            char real[PATH_MAX];
+            if (realpath(path.c_str(), real)) return real;
+        }
+    }
+    return "";
+}
+
+std::string facts_key(const std::string &library) {
+    struct stat st;
+    if (library.empty() || stat(library.c_str(), &st) != 0) return "";
+    return "loom nvrtc facts 1\n" + library + "\n" + std::to_string((long long)st.st_size) + " " +
+           std::to_string((long long)st.st_mtime) + "\n";
+}
+
+bool parse_facts(const std::vector<unsigned char> &blob, NvrtcFacts *facts) {
+    std::istringstream in(std::string(blob.begin(), blob.end()));
+    NvrtcFacts f;
+    if (!(in >> f.version) || f.version <= 0) return false;
+    for (int c; in >> c;) f.capabilities.push_back(c);
+    if (f.capabilities.empty()) return false;
+    *facts = f;
+    return true;
+}
+
+const NvrtcFacts &nvrtc_facts() {
+    static NvrtcFacts facts;
+    static std::once_flag once;
+    std::call_once(once, [] { facts = nvrtc_facts_for_cache(kernel_cache_dir()); });
+    return facts;
+}
+
 } // namespace
+
+NvrtcFacts nvrtc_facts_for_cache(const std::string &dir) {
+    NvrtcFacts facts;
+    std::string key = dir.empty() ? "" : facts_key(locate_library());
+    std::string path = key.empty() ? "" : kernel_cache_path(dir, "nvrtc-", key);
+    std::vector<unsigned char> blob;
+    if (!path.empty() && kernel_cache_load(path, key, &blob) && parse_facts(blob, &facts)) {
+        facts.from_cache = true;
+        return facts;
+    }
+    const Loaded &loaded = loaded_nvrtc();
+    if (!loaded.ok) return facts;
+    facts.version = loaded.version;
+    facts.capabilities = loaded.capabilities;
+    if (path.empty() || facts.version <= 0 || facts.capabilities.empty()) return facts;
+    std::string text = std::to_string(facts.version);
+    for (int c : facts.capabilities) text += " " + std::to_string(c);
+    kernel_cache_store(path, key, reinterpret_cast<const unsigned char *>(text.data()),
+                       text.size());
+    return facts;
+}
 
 bool nvrtc_available(std::string *why_not) {
     const Loaded &loaded = loaded_nvrtc();
@@ -171,11 +253,11 @@ bool nvrtc_available(std::string *why_not) {
 }
 
 int nvrtc_version() {
-    return loaded_nvrtc().version;
+    return nvrtc_facts().version;
 }
 
 std::vector<int> nvrtc_supported_capabilities() {
-    return loaded_nvrtc().capabilities;
+    return nvrtc_facts().capabilities;
 }
 
 NvrtcOutput nvrtc_compile(const std::string &source, int capability, bool want_cubin,

@@ -33,12 +33,29 @@ struct NvrtcOutput {
 bool nvrtc_available(std::string *why_not = nullptr);
 
 /** NVRTC's version as major * 1000 + minor * 10 (13000 for 13.0); 0 when
- * NVRTC is not available. Part of every compiled-kernel cache key. */
+ * NVRTC is not available. Part of every compiled-kernel cache key. This and
+ * nvrtc_supported_capabilities() come from the kernel cache folder when a
+ * process before this one noted them for the same library file (same real
+ * path, size and time), so that a warm cache never loads NVRTC. */
 int nvrtc_version();
 
 /** The compute capabilities (75, 80, 86, 89, 90, ...) this NVRTC compiles
  * for, ascending (empty when NVRTC is not available). */
 std::vector<int> nvrtc_supported_capabilities();
+
+/** What the kernel cache needs of NVRTC. */
+struct NvrtcFacts {
+    int version = 0;
+    std::vector<int> capabilities;
+    bool from_cache = false; // read from `dir`, NVRTC not loaded
+};
+
+/** NVRTC's version and architectures as noted in the cache folder `dir` for
+ * the library file the loader would take (found without loading it: real
+ * path, size and time), else asked of NVRTC (loading it) and noted there.
+ * nvrtc_version() and nvrtc_supported_capabilities() take them from here
+ * once per process, with the kernel cache's folder. */
+NvrtcFacts nvrtc_facts_for_cache(const std::string &dir);
 
 /** Compiles `source` (CUDA C) for sm_<capability> (e.g. 75, 90): a cubin
  * when want_cubin, else PTX for compute_<capability>. Options always include

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -57,6 +58,50 @@ TEST_CASE("cuda_compile: NVRTC loads and reports its version and capabilities", 
     CHECK(std::is_sorted(caps.begin(), caps.end()));
     CHECK(std::count(caps.begin(), caps.end(), 75) == 1);
     CHECK(std::count(caps.begin(), caps.end(), 90) == 1);
+}
+
+TEST_CASE("cuda_compile: NVRTC's version and architectures are noted in the kernel cache",
+          "[cuda_compile]") {
+    require_nvrtc();
+    char dir_template[] = "/tmp/loom_nvrtc_facts.XXXXXX";
+    REQUIRE(mkdtemp(dir_template));
+    const std::string dir = dir_template;
+    auto facts_files = [&] {
+        std::vector<std::string> files;
+        std::string command = "ls '" + dir + "' | grep '^nvrtc-'";
+        if (FILE *p = popen(command.c_str(), "r")) {
+            char line[512];
+            while (std::fgets(line, sizeof(line), p)) files.push_back(line);
+            pclose(p);
+        }
+        return files;
+    };
+    // First: asked of NVRTC, and noted.
+    NvrtcFacts first = nvrtc_facts_for_cache(dir);
+    CHECK_FALSE(first.from_cache);
+    CHECK(first.version == nvrtc_version());
+    CHECK(first.capabilities == nvrtc_supported_capabilities());
+    REQUIRE(facts_files().size() == 1);
+    // Then: read back, the same.
+    NvrtcFacts second = nvrtc_facts_for_cache(dir);
+    CHECK(second.from_cache);
+    CHECK(second.version == first.version);
+    CHECK(second.capabilities == first.capabilities);
+    // A damaged note is not believed: NVRTC is asked again and the note fixed.
+    std::string file = dir + "/" + facts_files()[0];
+    file.pop_back(); // the newline
+    FILE *f = std::fopen(file.c_str(), "r+b");
+    REQUIRE(f);
+    std::fseek(f, -3, SEEK_END);
+    std::fputs("zz", f);
+    std::fclose(f);
+    NvrtcFacts third = nvrtc_facts_for_cache(dir);
+    CHECK_FALSE(third.from_cache);
+    CHECK(third.capabilities == first.capabilities);
+    CHECK(nvrtc_facts_for_cache(dir).from_cache);
+    // No cache folder: always asked.
+    CHECK_FALSE(nvrtc_facts_for_cache("").from_cache);
+    std::system(("rm -rf '" + dir + "'").c_str());
 }
 
 TEST_CASE("cuda_compile: a kernel compiles to cubin for sm_75 and sm_90, and to PTX",

@@ -129,27 +129,45 @@ void print_side(const Side &s, int reps, double work, const char *unit, const Si
 
 // ------------------------------------------------------------------ blur
 
+/** A blur schedule: apps/blur's (blur_x staged in shared memory per 256x8
+ *  tile, 8 outputs of a row per thread), or blur_x inlined with tiles of
+ *  tile_w x tile_h outputs, each thread computing `vec` neighbours of a row
+ *  (vectorized) in each of `rows` rows (unrolled). */
+struct BlurSchedule {
+    const char *name;
+    bool shared;
+    int tile_w, tile_h, vec, rows;
+};
+
+const BlurSchedule blur_schedules[] = {
+    {"loom: apps/blur (shared, 256x8)", true, 256, 8, 8, 1},
+    {"loom: inline 256x4, 8 per thread", false, 256, 4, 8, 1},
+    {"loom: inline 128x8, 1x8 per thread", false, 128, 8, 1, 8},
+    {"loom: inline 256x8, 1x8 per thread", false, 256, 8, 1, 8},
+    {"loom: inline 64x16, 1x8 per thread", false, 64, 16, 1, 8},
+    {"loom: inline 128x16, 2x8 per thread", false, 128, 16, 2, 8},
+    {"loom: inline 128x32, 1x16 per thread", false, 128, 32, 1, 16},
+    {"loom: inline 256x4, 1x4 per thread", false, 256, 4, 1, 4},
+    {"loom: inline 64x8, 2x4 per thread", false, 64, 8, 2, 4},
+    {"loom: inline 256x16, 2x8 per thread", false, 256, 16, 2, 8},
+    {"loom: inline 128x16, 4x8 per thread", false, 128, 16, 4, 8},
+    {"loom: inline 256x16, 4x8 per thread", false, 256, 16, 4, 8},
+    {"loom: inline 128x32, 2x16 per thread", false, 128, 32, 2, 16},
+    {"loom: inline 64x16, 2x8 per thread", false, 64, 16, 2, 8},
+    {"loom: inline 128x8, 2x8 per thread", false, 128, 8, 2, 8},
+};
+
 struct Blur {
-    Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, xv{"xv"};
+    Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, xv{"xv"}, yr{"yr"};
     Func blur_x{"blur_x"}, out{"blur"};
-    Blur(const Buffer<uint16_t> &in, bool shared) {
+    Blur(const Buffer<uint16_t> &in, const BlurSchedule &s) {
         blur_x(x, y) = (in(x, y) + in(x + 1, y) + in(x + 2, y)) / 3;
         out(x, y) = (blur_x(x, y) + blur_x(x, y + 1) + blur_x(x, y + 2)) / 3;
-        if (shared) {
-            // apps/blur's GPU schedule.
-            out.tile(x, y, xo, yo, xi, yi, 256, 8)
-                .split(xi, xi, xv, 8)
-                .vectorize(xv)
-                .gpu_blocks(xo, yo)
-                .gpu_threads(xi, yi);
-            blur_x.compute_at(out, xo).split(x, x, xv, 8).vectorize(xv).gpu_threads(x, y);
-        } else {
-            out.tile(x, y, xo, yo, xi, yi, 256, 4)
-                .split(xi, xi, xv, 8)
-                .vectorize(xv)
-                .gpu_blocks(xo, yo)
-                .gpu_threads(xi, yi);
-        }
+        out.tile(x, y, xo, yo, xi, yi, s.tile_w, s.tile_h).split(xi, xi, xv, s.vec);
+        if (s.rows > 1) out.split(yi, yi, yr, s.rows).unroll(yr);
+        out.vectorize(xv).gpu_blocks(xo, yo).gpu_threads(xi, yi);
+        if (s.shared)
+            blur_x.compute_at(out, xo).split(x, x, xv, s.vec).vectorize(xv).gpu_threads(x, y);
     }
 };
 
@@ -175,13 +193,13 @@ void bench_blur() {
     std::vector<Side> sides;
     std::vector<Buffer<uint16_t>> outs;
     std::vector<std::unique_ptr<Blur>> blurs;
-    for (bool shared : {true, false}) {
-        blurs.push_back(std::make_unique<Blur>(in, shared));
+    for (const BlurSchedule &schedule : blur_schedules) {
+        blurs.push_back(std::make_unique<Blur>(in, schedule));
         outs.emplace_back(W, H);
         Pipeline p(blurs.back()->out);
         Buffer<uint16_t> o = outs.back();
         sides.push_back(make_side(
-            shared ? "loom: 256x8 tiles, blur_x shared" : "loom: blur_x inlined",
+            schedule.name,
             [p, o]() mutable {
                 p.realize(o, gpu_target());
                 o.device_sync();
@@ -213,19 +231,45 @@ void bench_blur() {
 
 // ---------------------------------------------------------------- matmul
 
+/** A matmul schedule: apps/matmul's (32x32 tiles, slices of A and B and
+ *  the sums in shared memory), or register blocking: tiles of tile_w x
+ *  tile_h outputs, each thread keeping rx x ry sums in registers (x
+ *  vectorized, y unrolled) and reading A and B through the cache, with the
+ *  k loop unrolled by k_unroll. */
+struct MatmulSchedule {
+    const char *name;
+    bool shared;
+    int tile_w, tile_h, rx, ry, k_unroll;
+};
+
+const MatmulSchedule matmul_schedules[] = {
+    {"loom: apps/matmul (shared, 32x32)", true, 32, 32, 1, 4, 1},
+    {"loom: regs 64x128, 4x8 per thread", false, 64, 128, 4, 8, 1},
+    {"loom: regs 128x128, 8x8 per thread", false, 128, 128, 8, 8, 1},
+    {"loom: regs 64x64, 4x4 per thread", false, 64, 64, 4, 4, 1},
+    {"loom: regs 128x64, 8x4 per thread", false, 128, 64, 8, 4, 1},
+    {"loom: regs 64x128, 4x8, k by 4", false, 64, 128, 4, 8, 4},
+    {"loom: regs 128x128, 8x8, k by 4", false, 128, 128, 8, 8, 4},
+    {"loom: regs 32x256, 2x16 per thread", false, 32, 256, 2, 16, 1},
+    {"loom: regs 128x64, 4x4 per thread", false, 128, 64, 4, 4, 1},
+    {"loom: regs 32x64, 2x4 per thread", false, 32, 64, 2, 4, 1},
+    {"loom: regs 64x256, 4x16 per thread", false, 64, 256, 4, 16, 1},
+    {"loom: regs 128x128, 4x8 per thread", false, 128, 128, 4, 8, 1},
+};
+
 struct Matmul {
     Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, yr{"yr"}, xt{"xt"}, yt{"yt"},
         xr{"xr"};
     RVar ko{"ko"}, ki{"ki"};
     Func prod{"prod"}, a_tile{"a_tile"}, b_tile{"b_tile"}, out{"matmul"};
-    Matmul(const Buffer<float> &A, const Buffer<float> &B, bool register_blocked) {
+    Matmul(const Buffer<float> &A, const Buffer<float> &B, const MatmulSchedule &s) {
         RDom k({{0, A.width()}}, "k");
         prod(x, y) = 0.0f;
         a_tile(x, y) = A(x, y);
         b_tile(x, y) = B(x, y);
         prod(x, y) += a_tile(k, y) * b_tile(x, k);
         out(x, y) = prod(x, y);
-        if (!register_blocked) {
+        if (s.shared) {
             // apps/matmul's GPU schedule.
             out.tile(x, y, xo, yo, xi, yi, 32, 32)
                 .split(yi, yi, yr, 4)
@@ -242,20 +286,26 @@ struct Matmul {
             const TailStrategy guard = TailStrategy::GuardWithIf;
             a_tile.compute_at(prod, ko).split(y, y, yr, 4, guard).gpu_threads(x, y).unroll(yr);
             b_tile.compute_at(prod, ko).split(y, y, yr, 2, guard).gpu_threads(x, y).unroll(yr);
-        } else {
-            // 16x16 threads per 64x128 tile; each thread's 4x8 sums stay in
-            // registers (prod computed per thread, its loops unrolled).
-            out.tile(x, y, xo, yo, xi, yi, 64, 128)
-                .split(xi, xt, xr, 4)
-                .split(yi, yt, yr, 8)
-                .reorder(xr, yr, xt, yt, xo, yo)
-                .gpu_blocks(xo, yo)
-                .gpu_threads(xt, yt)
-                .vectorize(xr)
-                .unroll(yr);
-            prod.compute_at(out, xt).vectorize(x, 4).unroll(y, 8);
-            prod.update().reorder(x, y, k).vectorize(x, 4).unroll(y, 8);
+            return;
         }
+        out.tile(x, y, xo, yo, xi, yi, s.tile_w, s.tile_h)
+            .split(xi, xt, xr, s.rx)
+            .split(yi, yt, yr, s.ry)
+            .reorder(xr, yr, xt, yt, xo, yo)
+            .gpu_blocks(xo, yo)
+            .gpu_threads(xt, yt)
+            .vectorize(xr)
+            .unroll(yr);
+        prod.compute_at(out, xt).vectorize(x, s.rx).unroll(y, s.ry);
+        if (s.k_unroll > 1)
+            prod.update()
+                .split(k, ko, ki, s.k_unroll)
+                .reorder(x, y, ki, ko)
+                .vectorize(x, s.rx)
+                .unroll(y, s.ry)
+                .unroll(ki);
+        else
+            prod.update().reorder(x, y, k).vectorize(x, s.rx).unroll(y, s.ry);
     }
 };
 
@@ -285,13 +335,13 @@ void bench_matmul(int N) {
     std::vector<Side> sides;
     std::vector<Buffer<float>> outs;
     std::vector<std::unique_ptr<Matmul>> mms;
-    for (bool reg : {false, true}) {
-        mms.push_back(std::make_unique<Matmul>(A, B, reg));
+    for (const MatmulSchedule &schedule : matmul_schedules) {
+        mms.push_back(std::make_unique<Matmul>(A, B, schedule));
         outs.emplace_back(N, N);
         Pipeline p(mms.back()->out);
         Buffer<float> o = outs.back();
         sides.push_back(make_side(
-            reg ? "loom: 4x8 per thread in registers" : "loom: 32x32 tiles, shared memory",
+            schedule.name,
             [p, o]() mutable {
                 p.realize(o, gpu_target());
                 o.device_sync();
@@ -341,27 +391,50 @@ void bench_matmul(int N) {
 
 // ------------------------------------------------------------- histogram
 
+/** A histogram schedule: every sample an atomic() on the global bins
+ *  (chunk 0), or each block counting `chunk` samples into its own bins in
+ *  shared memory (rfactor) with `threads` threads, then adding them to the
+ *  global bins with one atomic per bin. threads_outer: each thread's loop
+ *  over its samples inside the thread loop (no barrier between steps);
+ *  else the block steps through the chunk together. */
+struct HistogramSchedule {
+    const char *name;
+    int chunk, threads;
+    bool threads_outer;
+};
+
+const HistogramSchedule histogram_schedules[] = {
+    {"loom: atomic() into global bins", 0, 256, false},
+    {"loom: shared bins, 8192/block, 256 thr", 8192, 256, false},
+    {"loom: shared bins, 8192/block, thr outer", 8192, 256, true},
+    {"loom: shared bins, 32768/block, thr outer", 32768, 256, true},
+    {"loom: shared bins, 16384/block, 512 outer", 16384, 512, true},
+    {"loom: shared bins, 65536/block, 1024 outer", 65536, 1024, true},
+    {"loom: shared bins, 65536/block, 256 outer", 65536, 256, true},
+    {"loom: shared bins, 131072/block, 1024 outer", 131072, 1024, true},
+    {"loom: shared bins, 32768/block, 512 outer", 32768, 512, true},
+};
+
 struct Histogram {
     Func hist{"hist"};
-    /** privatized: each block of 256 threads counts a chunk of 8192 samples
-     *  into its own bins in shared memory (rfactor), then adds them to the
-     *  global bins with one atomic per bin; else every sample is an atomic
-     *  on the global bins. */
-    Histogram(const Buffer<uint8_t> &in, bool privatized) {
+    Histogram(const Buffer<uint8_t> &in, const HistogramSchedule &s) {
         Var x("x"), u("u"), xo("xo"), xi("xi");
         RDom r({{0, in.width()}}, "r");
         RVar ro("ro"), ri("ri"), rio("rio"), rii("rii");
         hist(x) = 0;
         hist(cast<int>(in(r))) += 1;
         hist.gpu_tile(x, xo, xi, 256);
-        if (!privatized) {
-            hist.update().atomic().split(r.x, ro, ri, 256).gpu_blocks(ro).gpu_threads(ri);
+        if (s.chunk == 0) {
+            hist.update().atomic().split(r.x, ro, ri, s.threads).gpu_blocks(ro).gpu_threads(ri);
             return;
         }
-        Func intm = hist.update().split(r.x, ro, ri, 8192).rfactor(ro, u);
+        Func intm = hist.update().split(r.x, ro, ri, s.chunk).rfactor(ro, u);
         hist.update().atomic().reorder(x, ro).gpu_blocks(ro).gpu_threads(x);
         intm.compute_at(hist, ro).store_in(MemoryType::GPUShared).gpu_threads(x);
-        intm.update().atomic().split(ri, rio, rii, 256).gpu_threads(rii);
+        Stage update = intm.update();
+        update.atomic().split(ri, rio, rii, s.threads);
+        if (s.threads_outer) update.reorder(rio, rii);
+        update.gpu_threads(rii);
     }
 };
 
@@ -393,13 +466,13 @@ void bench_histogram() {
     std::vector<Side> sides;
     std::vector<Buffer<int>> outs;
     std::vector<std::unique_ptr<Histogram>> hists;
-    for (bool privatized : {false, true}) {
-        hists.push_back(std::make_unique<Histogram>(in, privatized));
+    for (const HistogramSchedule &schedule : histogram_schedules) {
+        hists.push_back(std::make_unique<Histogram>(in, schedule));
         outs.emplace_back(256);
         Pipeline p(hists.back()->hist);
         Buffer<int> o = outs.back();
         sides.push_back(make_side(
-            privatized ? "loom: block bins in shared memory" : "loom: atomic() into global bins",
+            schedule.name,
             [p, o]() mutable {
                 p.realize(o, gpu_target());
                 o.device_sync();
@@ -442,9 +515,9 @@ int latency_child() {
     Buffer<float> A(256, 256), B(256, 256);
     Buffer<uint8_t> hin(1 << 20);
     bin.fill(1), A.fill(1.0f), B.fill(1.0f), hin.fill(3);
-    Blur blur(bin, true);
-    Matmul mm(A, B, false);
-    Histogram hist(hin, true);
+    Blur blur(bin, blur_schedules[0]);
+    Matmul mm(A, B, matmul_schedules[1]);
+    Histogram hist(hin, histogram_schedules[1]);
     struct Case {
         const char *name;
         Func f;
