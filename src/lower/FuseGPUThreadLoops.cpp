@@ -13,6 +13,7 @@
 #include "ir/IRPrinter.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
+#include "lower/BlockRegisters.h"
 #include "lower/GPULoops.h"
 #include "lower/LowerUtil.h"
 
@@ -189,13 +190,15 @@ class FuseBlock {
 public:
     FuseBlock(const Stmt &kernel, const std::string &kernel_loop,
               const std::map<std::string, Expr> &host_lets)
-        : scope(kernel, host_lets), kernel_loop(kernel_loop) {}
+        : scope(kernel, host_lets), kernel_loop(kernel_loop), host_lets(host_lets) {}
 
     Stmt run(const Stmt &body) {
         find_shared_and_threads(body);
         place_shared(body);
         Stmt s = add_barriers(body);
         s = ThreadLoopsToIds(*this).mutate(s);
+        for (const std::string &name : registers)
+            s = give_threads_their_registers(s, name, describe_loop(kernel_loop), host_lets);
         s = rewrite_shared(s);
         for (int d = 2; d >= 0; d--) s = LetStmt::make(gpu_threads_marker(d), thread_count(d), s);
         return s;
@@ -204,12 +207,14 @@ public:
 private:
     KernelScope scope;
     std::string kernel_loop;
+    const std::map<std::string, Expr> &host_lets;
     /** Per dimension: the largest constant thread extent, and host-side
      * extents that have no constant bound. */
     int64_t constant_threads[3] = {1, 1, 1};
     std::vector<Expr> dynamic_threads[3];
     bool has_threads = false;
-    std::set<std::string> shared; // block-level allocations
+    std::set<std::string> shared;    // block-level allocations
+    std::set<std::string> registers; // block-level, one part per thread (BlockRegisters.h)
 
     Expr thread_count(int d) const {
         Expr e = make_const(Int(32), constant_threads[d]);
@@ -251,17 +256,18 @@ private:
             }
             void visit(const Allocate *op) override {
                 if (thread_depth == 0) {
-                    if (op->memory_type == MemoryType::Heap ||
-                        op->memory_type == MemoryType::Register)
+                    if (op->memory_type == MemoryType::Heap)
                         user_error("Func "
                                    << op->name << " is computed at a GPU block loop ("
                                    << describe_loop(self.kernel_loop)
-                                   << ") but stored in MemoryType::"
-                                   << (op->memory_type == MemoryType::Heap ? "Heap" : "Register")
-                                   << "; storage at block level is block-shared: use "
-                                      "MemoryType::GPUShared or Auto, or compute it "
+                                   << ") but stored in MemoryType::Heap; storage at block level "
+                                      "is block-shared (MemoryType::GPUShared or Auto) or "
+                                      "per-thread parts (MemoryType::Register); or compute it "
                                       "at a thread loop");
-                    self.shared.insert(op->name);
+                    if (op->memory_type == MemoryType::Register)
+                        self.registers.insert(op->name);
+                    else
+                        self.shared.insert(op->name);
                 } else if (op->memory_type == MemoryType::GPUShared) {
                     user_error("Func " << op->name
                                        << " is stored in MemoryType::GPUShared but computed "
@@ -444,7 +450,10 @@ private:
         Expr offset_bytes;           // a multiple of shared_alignment
         int64_t begin = 0, end = -1; // constant byte range; empty when dynamic
     };
-    std::map<std::string, Placement> placed;
+    /** Per name, one placement per allocation in the order they appear: a
+     * Func can be allocated twice in a kernel (the body of a split RVar
+     * loop and its peeled tail), with different sizes. */
+    std::map<std::string, std::vector<Placement>> placed;
     Expr shared_bytes;
 
     /** Two shared allocations may share bytes (siblings packed together). */
@@ -452,7 +461,10 @@ private:
         if (a == b) return true;
         auto pa = placed.find(a), pb = placed.find(b);
         if (pa == placed.end() || pb == placed.end()) return false;
-        return pa->second.begin < pb->second.end && pb->second.begin < pa->second.end;
+        for (const Placement &x : pa->second)
+            for (const Placement &y : pb->second)
+                if (x.begin < y.end && y.begin < x.end) return true;
+        return false;
     }
 
     /** Sizes and offsets: allocations that are live at the same time
@@ -499,7 +511,7 @@ private:
         Expr offset = make_const(Int(64), 0);
         Expr align = make_const(Int(64), shared_alignment);
         for (auto &[a, k] : sizes) {
-            placed[a->name].offset_bytes = offset;
+            placed[a->name].push_back(Placement{offset});
             Expr bytes = k.constant ? make_const(Int(64), *k.constant) : k.dynamic;
             Expr rounded = Mul::make(
                 Div::make(Add::make(bytes, make_const(Int(64), shared_alignment - 1)), align),
@@ -520,10 +532,11 @@ private:
         class Walk : public IRVisitor {
         public:
             std::map<const Allocate *, int64_t> &bytes_of;
-            std::map<std::string, Placement> &placed;
+            std::map<std::string, std::vector<Placement>> &placed;
             std::vector<std::pair<int64_t, int64_t>> live; // [begin, end) of live allocations
             int64_t end = 0;
-            Walk(std::map<const Allocate *, int64_t> &b, std::map<std::string, Placement> &p)
+            Walk(std::map<const Allocate *, int64_t> &b,
+                 std::map<std::string, std::vector<Placement>> &p)
                 : bytes_of(b), placed(p) {}
             using IRVisitor::visit;
             void visit(const Allocate *op) override {
@@ -538,7 +551,7 @@ private:
                     if (offset + size <= b) break;
                     offset = std::max(offset, e);
                 }
-                placed[op->name] = {make_const(Int(64), offset), offset, offset + size};
+                placed[op->name].push_back({make_const(Int(64), offset), offset, offset + size});
                 end = std::max(end, offset + size);
                 live.emplace_back(offset, offset + size);
                 auto mine = live.back();
@@ -555,12 +568,14 @@ private:
         if (shared.empty()) return s;
         class Rewrite : public IRMutator {
         public:
-            const std::map<std::string, Placement> &placed;
-            explicit Rewrite(const std::map<std::string, Placement> &p) : placed(p) {}
+            const std::map<std::string, std::vector<Placement>> &placed;
+            explicit Rewrite(const std::map<std::string, std::vector<Placement>> &p) : placed(p) {}
+            std::map<std::string, size_t> seen;               // allocations met so far, by name
+            std::map<std::string, const Placement *> current; // the one in scope
             using IRMutator::visit;
             Expr element_index(const std::string &name, Type t, const Expr &index) {
                 Expr off = simplify(
-                    Cast::make(Int(32), Div::make(placed.at(name).offset_bytes,
+                    Cast::make(Int(32), Div::make(current.at(name)->offset_bytes,
                                                   make_const(Int(64), int64_t(t.bytes())))));
                 if (is_const_zero(off)) return index;
                 return Add::make(index, broadcast_if_needed(off, index.type().lanes));
@@ -594,8 +609,20 @@ private:
                 return Call::make(op->type, Intrinsic::atomic_update, args, op->call_type);
             }
             Stmt visit(const Allocate *op) override {
-                if (!placed.count(op->name)) return IRMutator::visit(op);
-                return mutate(op->body);
+                auto p = placed.find(op->name);
+                if (p == placed.end()) return IRMutator::visit(op);
+                size_t index = seen[op->name]++;
+                internal_assert(index < p->second.size(),
+                                "shared allocation " << op->name << " was not placed");
+                auto outer = current.find(op->name);
+                const Placement *hidden = outer == current.end() ? nullptr : outer->second;
+                current[op->name] = &p->second[index];
+                Stmt body = mutate(op->body);
+                if (hidden)
+                    current[op->name] = hidden;
+                else
+                    current.erase(op->name);
+                return body;
             }
             Stmt visit(const Free *op) override {
                 if (!placed.count(op->name)) return op;

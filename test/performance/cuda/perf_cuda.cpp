@@ -234,27 +234,31 @@ void bench_blur() {
 /** A matmul schedule: apps/matmul's (32x32 tiles, slices of A and B and
  *  the sums in shared memory), or register blocking: tiles of tile_w x
  *  tile_h outputs, each thread keeping rx x ry sums in registers (x
- *  vectorized, y unrolled) and reading A and B through the cache, with the
- *  k loop unrolled by k_unroll. */
+ *  vectorized, y unrolled), with the k loop unrolled by k_unroll; reading A
+ *  and B through the cache (k_slice 0), or staging k_slice-wide slices of A
+ *  and B in shared memory for the whole block (prod computed at the block
+ *  and stored in MemoryType::Register: each thread keeps its own part). */
 struct MatmulSchedule {
     const char *name;
     bool shared;
-    int tile_w, tile_h, rx, ry, k_unroll;
+    int tile_w, tile_h, rx, ry, k_unroll, k_slice;
 };
 
 const MatmulSchedule matmul_schedules[] = {
-    {"loom: apps/matmul (shared, 32x32)", true, 32, 32, 1, 4, 1},
-    {"loom: regs 64x128, 4x8 per thread", false, 64, 128, 4, 8, 1},
-    {"loom: regs 128x128, 8x8 per thread", false, 128, 128, 8, 8, 1},
-    {"loom: regs 64x64, 4x4 per thread", false, 64, 64, 4, 4, 1},
-    {"loom: regs 128x64, 8x4 per thread", false, 128, 64, 8, 4, 1},
-    {"loom: regs 64x128, 4x8, k by 4", false, 64, 128, 4, 8, 4},
-    {"loom: regs 128x128, 8x8, k by 4", false, 128, 128, 8, 8, 4},
-    {"loom: regs 32x256, 2x16 per thread", false, 32, 256, 2, 16, 1},
-    {"loom: regs 128x64, 4x4 per thread", false, 128, 64, 4, 4, 1},
-    {"loom: regs 32x64, 2x4 per thread", false, 32, 64, 2, 4, 1},
-    {"loom: regs 64x256, 4x16 per thread", false, 64, 256, 4, 16, 1},
-    {"loom: regs 128x128, 4x8 per thread", false, 128, 128, 4, 8, 1},
+    {"loom: apps/matmul (shared, 32x32)", true, 32, 32, 1, 4, 1, 0},
+    {"loom: regs 64x128, 4x8 per thread", false, 64, 128, 4, 8, 1, 0},
+    {"loom: regs 128x128, 8x8 per thread", false, 128, 128, 8, 8, 1, 0},
+    {"loom: regs 64x64, 4x4 per thread", false, 64, 64, 4, 4, 1, 0},
+    {"loom: regs 128x64, 4x4 per thread", false, 128, 64, 4, 4, 1, 0},
+    {"loom: regs 128x128, 4x8 per thread", false, 128, 128, 4, 8, 1, 0},
+    {"loom: regs+smem 64x128, 4x8, k 16", false, 64, 128, 4, 8, 16, 16},
+    {"loom: regs+smem 64x128, 4x8, k 8", false, 64, 128, 4, 8, 8, 8},
+    {"loom: regs+smem 128x128, 8x8, k 16", false, 128, 128, 8, 8, 16, 16},
+    {"loom: regs+smem 128x128, 8x8, k 8", false, 128, 128, 8, 8, 8, 8},
+    {"loom: regs+smem 128x64, 8x4, k 16", false, 128, 64, 8, 4, 16, 16},
+    {"loom: regs+smem 64x64, 4x4, k 16", false, 64, 64, 4, 4, 16, 16},
+    {"loom: regs+smem 128x128, 4x8, k 16", false, 128, 128, 4, 8, 16, 16},
+    {"loom: regs+smem 128x128, 4x8, k 8", false, 128, 128, 4, 8, 8, 8},
 };
 
 struct Matmul {
@@ -296,16 +300,46 @@ struct Matmul {
             .gpu_threads(xt, yt)
             .vectorize(xr)
             .unroll(yr);
-        prod.compute_at(out, xt).vectorize(x, s.rx).unroll(y, s.ry);
-        if (s.k_unroll > 1)
-            prod.update()
-                .split(k, ko, ki, s.k_unroll)
-                .reorder(x, y, ki, ko)
-                .vectorize(x, s.rx)
-                .unroll(y, s.ry)
-                .unroll(ki);
-        else
-            prod.update().reorder(x, y, k).vectorize(x, s.rx).unroll(y, s.ry);
+        if (s.k_slice == 0) {
+            prod.compute_at(out, xt).vectorize(x, s.rx).unroll(y, s.ry);
+            if (s.k_unroll > 1)
+                prod.update()
+                    .split(k, ko, ki, s.k_unroll)
+                    .reorder(x, y, ki, ko)
+                    .vectorize(x, s.rx)
+                    .unroll(y, s.ry)
+                    .unroll(ki);
+            else
+                prod.update().reorder(x, y, k).vectorize(x, s.rx).unroll(y, s.ry);
+            return;
+        }
+        // The block's threads: tx x ty; each stages its share of the
+        // k_slice x tile_h slice of A and the tile_w x k_slice slice of B.
+        const int tx = s.tile_w / s.rx, ty = s.tile_h / s.ry;
+        prod.compute_at(out, xo)
+            .store_in(MemoryType::Register)
+            .split(x, xt, xr, s.rx)
+            .split(y, yt, yr, s.ry)
+            .reorder(xr, yr, xt, yt)
+            .gpu_threads(xt, yt)
+            .vectorize(xr)
+            .unroll(yr);
+        prod.update()
+            .split(k, ko, ki, s.k_slice)
+            .split(x, xt, xr, s.rx)
+            .split(y, yt, yr, s.ry)
+            .reorder(xr, yr, ki, xt, yt, ko)
+            .gpu_threads(xt, yt)
+            .vectorize(xr)
+            .unroll(yr)
+            .unroll(ki);
+        Var xa("xa"), ya("ya");
+        a_tile.compute_at(prod, ko).split(y, y, ya, s.tile_h / ty).unroll(ya);
+        if (s.k_slice > tx) a_tile.split(x, x, xa, s.k_slice / tx).unroll(xa);
+        a_tile.gpu_threads(x, y);
+        b_tile.compute_at(prod, ko).split(x, x, xa, s.tile_w / tx).vectorize(xa);
+        if (s.k_slice > ty) b_tile.split(y, y, ya, s.k_slice / ty).unroll(ya);
+        b_tile.gpu_threads(x, y);
     }
 };
 
