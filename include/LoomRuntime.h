@@ -16,7 +16,8 @@ typedef enum loom_type_code_t {
     loom_type_int = 0,
     loom_type_uint = 1,
     loom_type_float = 2,
-    loom_type_handle = 3
+    loom_type_handle = 3,
+    loom_type_bfloat = 4 /* brain float: the upper 16 bits of a float32 */
 } loom_type_code_t;
 
 /** An element type: code, bits per lane, lanes. */

@@ -189,7 +189,7 @@ private:
             result = exact ? Interval(lo, hi) : type_range(to);
             return;
         }
-        if (from.can_represent(to)) {
+        if (to.can_represent(from)) {
             result = Interval(v.min.defined() ? simplify(Cast::make(to, v.min)) : Expr(),
                               v.max.defined() ? simplify(Cast::make(to, v.max)) : Expr());
             return;
