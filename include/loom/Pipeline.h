@@ -62,6 +62,10 @@ public:
                                   const std::vector<Argument> &args = {},
                                   const std::string &fn_name = "",
                                   const Target &target = get_target_from_environment());
+    void compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
+                                  const Target &target) {
+        compile_to_llvm_assembly(filename, args, "", target);
+    }
 
     // ---- Ahead-of-time outputs (implemented in src/frontend/PipelineAOT.cpp).
     // fn_name defaults to the name of the first output Func; args give the
@@ -78,6 +82,10 @@ public:
     void compile_to_object(const std::string &filename, const std::vector<Argument> &args,
                            const std::string &fn_name = "",
                            const Target &target = get_target_from_environment());
+    void compile_to_object(const std::string &filename, const std::vector<Argument> &args,
+                           const Target &target) {
+        compile_to_object(filename, args, "", target);
+    }
     /** Write the C header declaring the entry points. */
     void compile_to_header(const std::string &filename, const std::vector<Argument> &args,
                            const std::string &fn_name = "",
@@ -86,6 +94,10 @@ public:
     void compile_to_assembly(const std::string &filename, const std::vector<Argument> &args,
                              const std::string &fn_name = "",
                              const Target &target = get_target_from_environment());
+    void compile_to_assembly(const std::string &filename, const std::vector<Argument> &args,
+                             const Target &target) {
+        compile_to_assembly(filename, args, "", target);
+    }
     /** Write portable C source with the same entry points as the object. */
     void compile_to_c(const std::string &filename, const std::vector<Argument> &args,
                       const std::string &fn_name = "",

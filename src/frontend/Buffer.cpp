@@ -4,6 +4,8 @@
 
 #include "loom/Buffer.h"
 
+#include "frontend/ImplicitVars.h"
+
 #include <atomic>
 
 #include "ir/Error.h"
@@ -149,8 +151,10 @@ void buffer_set_device_dirty(BufferContents &c, bool dirty) {
     c.raw.flags |= loom_buffer_flag_device_dirty;
 }
 
-Expr buffer_call(const Buffer<> &image, const std::vector<Expr> &args) {
+Expr buffer_call(const Buffer<> &image, const std::vector<Expr> &given_args) {
     if (!image.defined()) user_error("An undefined Buffer is read in an algorithm");
+    std::vector<Expr> args = given_args;
+    expand_implicit_placeholder(args, image.dimensions(), "Buffer " + image.name());
     if (int(args.size()) != image.dimensions())
         user_error("Buffer " << image.name() << " is accessed with " << args.size() << " argument"
                              << (args.size() == 1 ? "" : "s") << " but has " << image.dimensions()
