@@ -68,13 +68,45 @@ void buffer_device_detach_native(BufferContents &c);
 void buffer_set_device_dirty(BufferContents &c, bool dirty);
 
 std::string unique_buffer_name();
+
+/** Buffer constructor arguments: ints, then optionally a name. */
+template <typename... Args> struct IntsThenOptionalName : std::true_type {};
+template <typename Last>
+struct IntsThenOptionalName<Last>
+    : std::bool_constant<std::is_integral_v<Last> ||
+                         (std::is_convertible_v<const Last &, std::string> &&
+                          !std::is_same_v<Last, std::nullptr_t>)> {};
+template <typename First, typename Second, typename... Rest>
+struct IntsThenOptionalName<First, Second, Rest...>
+    : std::bool_constant<std::is_integral_v<First> &&
+                         IntsThenOptionalName<Second, Rest...>::value> {};
+
+inline void collect_sizes_and_name(std::vector<int> &, std::string &) {}
+template <typename First, typename... Rest>
+void collect_sizes_and_name(std::vector<int> &sizes, std::string &name, const First &first,
+                            const Rest &...rest) {
+    if constexpr (std::is_integral_v<First>) {
+        sizes.push_back(int(first));
+    } else {
+        name = first;
+    }
+    collect_sizes_and_name(sizes, name, rest...);
+}
+
+/** The extents of a C array type, innermost (last index) first. */
+template <typename A> void array_sizes(std::vector<int> &sizes) {
+    if constexpr (std::rank_v < A >> 0) {
+        array_sizes<std::remove_extent_t<A>>(sizes);
+        sizes.push_back(int(std::extent_v<A>));
+    }
+}
 [[noreturn]] void buffer_error(const std::string &message);
 
 inline Type type_from_raw(loom_type_t t) {
     return Type(Type::Code(t.code), t.bits, t.lanes);
 }
 inline loom_type_t raw_from_type(Type t) {
-    return loom_type_t{uint8_t(t.code), t.bits, t.lanes};
+    return loom_type_t{uint8_t(t.code), uint8_t(t.bits), uint16_t(t.lanes)};
 }
 
 } // namespace Internal
@@ -155,8 +187,6 @@ public:
         init(type_of<T>(), sizes, nullptr);
         if (!name.empty()) set_name(name);
     }
-    template <typename... Args, typename = std::enable_if_t<(std::is_integral_v<Args> && ...)>>
-    explicit Buffer(int first, Args... rest) : Buffer(std::vector<int>{first, int(rest)...}) {}
 
     /** Allocate a buffer of a run-time type. */
     Buffer(Type t, const std::vector<int> &sizes, const std::string &name = "") {
@@ -193,6 +223,81 @@ public:
             if (type() != type_of<T>())
                 Internal::buffer_error("Buffer type mismatch wrapping loom_buffer_t");
         }
+    }
+
+    // ---- Constructors in Halide's other forms: sizes as ints with an
+    // optional trailing name, wrapped memory, explicit shapes, C arrays.
+
+    /** Allocate: Buffer<float>(640, 480) or Buffer<float>(640, 480, "name"). */
+    template <typename... Args,
+              typename = std::enable_if_t<Internal::IntsThenOptionalName<Args...>::value>>
+    explicit Buffer(int first, const Args &...rest) {
+        static_assert(typed, "Buffer<void> needs a Type: Buffer<>(Int(32), 640, 480)");
+        std::vector<int> sizes{first};
+        std::string name;
+        Internal::collect_sizes_and_name(sizes, name, rest...);
+        init(type_of<T>(), sizes, nullptr);
+        if (!name.empty()) set_name(name);
+    }
+    /** Allocate a buffer of a run-time type: Buffer<>(UInt(8), 640, 480, "name"). */
+    template <typename... Args,
+              typename = std::enable_if_t<Internal::IntsThenOptionalName<Args...>::value>>
+    Buffer(Type t, int first, const Args &...rest) {
+        std::vector<int> sizes{first};
+        std::string name;
+        Internal::collect_sizes_and_name(sizes, name, rest...);
+        *this = Buffer(t, sizes, name);
+    }
+    /** Wrap dense memory the caller owns: Buffer<float>(data, 640, 480). */
+    template <typename... Args,
+              typename = std::enable_if_t<Internal::IntsThenOptionalName<Args...>::value>>
+    Buffer(T *data, int first, const Args &...rest) {
+        std::vector<int> sizes{first};
+        std::string name;
+        Internal::collect_sizes_and_name(sizes, name, rest...);
+        *this = Buffer(data, sizes, name);
+    }
+    /** Wrap dense memory of a run-time type. */
+    template <typename... Args,
+              typename = std::enable_if_t<Internal::IntsThenOptionalName<Args...>::value>>
+    Buffer(Type t, void *data, int first, const Args &...rest) {
+        std::vector<int> sizes{first};
+        std::string name;
+        Internal::collect_sizes_and_name(sizes, name, rest...);
+        *this = Buffer(t, data, sizes, name);
+    }
+    Buffer(Type t, void *data, const std::vector<int> &sizes, const std::string &name = "") {
+        if constexpr (typed) {
+            if (t != type_of<T>())
+                Internal::buffer_error("Buffer type mismatch: wrapped " +
+                                       type_to_string(type_of<T>()) + " buffer with type " +
+                                       type_to_string(t));
+        }
+        init(t, sizes, static_cast<uint8_t *>(data));
+        if (!name.empty()) set_name(name);
+    }
+    /** Wrap memory the caller owns, with d dimensions given as {min, extent,
+     * stride} (Halide's halide_dimension_t, here loom_dimension_t). */
+    Buffer(T *data, int d, const loom_dimension_t *shape, const std::string &name = "")
+        : Buffer(type_of<std::conditional_t<typed, T, uint8_t>>(), data, d, shape, name) {
+        static_assert(typed, "wrap untyped memory with Buffer<>(Type, data, d, shape)");
+    }
+    Buffer(Type t, void *data, int d, const loom_dimension_t *shape, const std::string &name = "") {
+        if (d < 0 || (d > 0 && !shape))
+            Internal::buffer_error("Buffer wrapping " + std::to_string(d) +
+                                   " dimensions needs that many loom_dimension_t");
+        *this = Buffer(t, data, std::vector<loom_dimension_t>(shape, shape + d), name);
+    }
+    /** Wrap a C array; the last index is dimension 0: `int a[3][4]` is a
+     * 4 x 3 buffer. The memory is not owned. */
+    template <typename Array, size_t N,
+              typename = std::enable_if_t<std::is_arithmetic_v<std::remove_all_extents_t<Array>>>>
+    explicit Buffer(Array (&vals)[N], const std::string &name = "") {
+        using Elem = std::remove_all_extents_t<Array>;
+        std::vector<int> sizes;
+        Internal::array_sizes<Array[N]>(sizes);
+        *this = Buffer(type_of<Elem>(), const_cast<void *>(static_cast<const void *>(&vals[0])),
+                       sizes, name);
     }
 
     /** Interleaved layout: the last dimension (channels) is innermost in memory. */
