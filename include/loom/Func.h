@@ -174,7 +174,31 @@ public:
     Realization realize(std::vector<int> sizes = {},
                         const Target &target = get_jit_target_from_environment());
     void realize(Realization outputs, const Target &target = get_jit_target_from_environment());
+    /** As above, with per-call handlers (JITHandlers.h). */
+    Realization realize(JITUserContext *context, std::vector<int> sizes = {},
+                        const Target &target = get_jit_target_from_environment());
+    void realize(JITUserContext *context, Realization outputs,
+                 const Target &target = get_jit_target_from_environment());
     void compile_jit(const Target &target = get_jit_target_from_environment());
+    /** Bind each unbound ImageParam the Func reads to a new Buffer of the
+     * region realizing it over these sizes (or outputs) needs (see Pipeline). */
+    void infer_input_bounds(const std::vector<int> &sizes,
+                            const Target &target = get_jit_target_from_environment());
+    void infer_input_bounds(Realization outputs,
+                            const Target &target = get_jit_target_from_environment());
+    void infer_input_bounds(JITUserContext *context, const std::vector<int> &sizes,
+                            const Target &target = get_jit_target_from_environment());
+    void infer_input_bounds(JITUserContext *context, Realization outputs,
+                            const Target &target = get_jit_target_from_environment());
+    /** The ImageParams and Params the Func reads (buffers, then scalars, by name). */
+    std::vector<Argument> infer_arguments() const;
+    /** Compile once for a fixed argument list (see Callable.h). */
+    Callable compile_to_callable(const std::vector<Argument> &args,
+                                 const Target &target = get_jit_target_from_environment());
+    /** Handlers of this Func's JIT calls (see Pipeline::jit_handlers). */
+    JITHandlers &jit_handlers();
+    void set_error_handler(void (*handler)(JITUserContext *, const char *));
+    void set_custom_print(void (*handler)(JITUserContext *, const char *));
     void compile_to_lowered_stmt(const std::string &filename,
                                  const std::vector<Argument> &args = {},
                                  StmtOutputFormat format = StmtOutputFormat::Text,

@@ -466,8 +466,53 @@ void Func::realize(Realization outputs, const Target &target) {
     pipeline().realize(std::move(outputs), target);
 }
 
+Realization Func::realize(JITUserContext *context, std::vector<int> sizes, const Target &target) {
+    return pipeline().realize(context, std::move(sizes), target);
+}
+
+void Func::realize(JITUserContext *context, Realization outputs, const Target &target) {
+    pipeline().realize(context, std::move(outputs), target);
+}
+
 void Func::compile_jit(const Target &target) {
     pipeline().compile_jit(target);
+}
+
+void Func::infer_input_bounds(const std::vector<int> &sizes, const Target &target) {
+    pipeline().infer_input_bounds(sizes, target);
+}
+
+void Func::infer_input_bounds(Realization outputs, const Target &target) {
+    pipeline().infer_input_bounds(std::move(outputs), target);
+}
+
+void Func::infer_input_bounds(JITUserContext *context, const std::vector<int> &sizes,
+                              const Target &target) {
+    pipeline().infer_input_bounds(context, sizes, target);
+}
+
+void Func::infer_input_bounds(JITUserContext *context, Realization outputs, const Target &target) {
+    pipeline().infer_input_bounds(context, std::move(outputs), target);
+}
+
+std::vector<Argument> Func::infer_arguments() const {
+    return pipeline().infer_arguments();
+}
+
+Callable Func::compile_to_callable(const std::vector<Argument> &args, const Target &target) {
+    return pipeline().compile_to_callable(args, target);
+}
+
+JITHandlers &Func::jit_handlers() {
+    return pipeline().jit_handlers();
+}
+
+void Func::set_error_handler(void (*handler)(JITUserContext *, const char *)) {
+    pipeline().set_error_handler(handler);
+}
+
+void Func::set_custom_print(void (*handler)(JITUserContext *, const char *)) {
+    pipeline().set_custom_print(handler);
 }
 
 void Func::compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
