@@ -11,6 +11,7 @@
 #include "loom/DeviceAPI.h"
 #include "loom/Dimension.h"
 #include "loom/Error.h"
+#include "loom/Evaluate.h"
 #include "loom/Expr.h"
 #include "loom/Func.h"
 #include "loom/Generator.h"

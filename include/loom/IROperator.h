@@ -21,8 +21,13 @@
 #include <vector>
 
 #include "loom/Expr.h"
+#include "loom/Target.h"
+#include "loom/Tuple.h"
 
 namespace loom {
+
+class FuncRef;
+
 namespace Internal {
 
 /** The constant `v` in the type it adopts next to an Expr of type `t`
@@ -46,6 +51,10 @@ template <typename T> Expr scalar_like(const Expr &e, T v, const char *op) {
 
 /** Convert a and b to a common type by the rules above; throws naming op. */
 void match_types(Expr &a, Expr &b, const char *op);
+
+/** Start random_float()'s call-site and definition counters again, so the
+ * same program draws the same numbers (as Halide's). */
+void reset_random_counters();
 
 template <typename T> using EnableIfArithmetic = std::enable_if_t<std::is_arithmetic_v<T>, int>;
 
@@ -190,17 +199,187 @@ Expr is_finite(Expr x);
  * clamped to [0, 1], or an unsigned weight as a fraction of its maximum, and
  * round the result to nearest. */
 Expr lerp(Expr zero, Expr one, Expr weight);
-/** values[clamp(index, 0, n - 1)]. */
+/** values[index], or the last value when index is out of range (negative
+ * included), as in Halide. */
 Expr mux(Expr index, const std::vector<Expr> &values);
 
+/** Bit counts of an integer, in its own type; zero has as many leading
+ * (or trailing) zeros as the type has bits. */
 Expr count_leading_zeros(Expr x);
 Expr count_trailing_zeros(Expr x);
 Expr popcount(Expr x);
 /** Hint that a condition is usually true (used by loop partitioning). */
 Expr likely(Expr e);
+/** likely(), but it partitions only the innermost loop around it. */
+Expr likely_if_innermost(Expr e);
 /** C-style integer division and remainder (rounding toward zero). */
 Expr div_round_to_zero(Expr a, Expr b);
 Expr mod_round_to_zero(Expr a, Expr b);
+
+// ---- More float math (Math.cpp, MathApprox.cpp) ----
+/** Inverse hyperbolic functions; integers are converted to Float(32). */
+Expr asinh(Expr x);
+Expr acosh(Expr x);
+Expr atanh(Expr x);
+/** sqrt(x * x + y * y); integers are converted to Float(32). */
+Expr hypot(const Expr &x, const Expr &y);
+/** x - trunc(x): the fractional part, with the sign of x. */
+Expr fract(const Expr &x);
+/** a * b + c rounded once (floats of one type; integers become Float(32)). */
+Expr fma(const Expr &a, const Expr &b, const Expr &c);
+/** The error function, for Float(32); vectorizes (a polynomial, accurate
+ * to a few units in the last place). */
+Expr erf(const Expr &x);
+/** Vectorizable polynomial approximations for Float(32): sine and cosine
+ * (absolute error below 1e-5 for |x| < 1e4), exp and log (relative error
+ * about 2^-19; log of x <= 0 and exp beyond +-87 are not meaningful), and
+ * pow(x, y) = exp(y log x) (0 for x == 0, meaningless for x < 0). */
+Expr fast_sin(const Expr &x);
+Expr fast_cos(const Expr &x);
+
+// ---- Fixed-point arithmetic (FixedPoint.cpp) ----
+// Halide's names and semantics, defined with the non-existent operators
+// widen (twice the bits, same signedness) and narrow (half the bits).
+// Operands are matched like a + b (Internal::match_types) unless noted.
+// Widening takes integers of up to 32 bits (and floats of 16 or 32).
+
+/** e converted to t, clamped to t's range first (floats: truncated toward
+ * zero, like cast). */
+Expr saturating_cast(Type t, Expr e);
+template <typename T> Expr saturating_cast(Expr e) {
+    return saturating_cast(type_of<T>(), std::move(e));
+}
+/** narrow(clamp(widen(a) + widen(b))) without widening: saturating add
+ * (and sub) of integers; plain + (-) on floats. */
+Expr saturating_add(Expr a, Expr b);
+Expr saturating_sub(Expr a, Expr b);
+/** widen(a) + widen(b), widen(a) - widen(b) (always signed) and
+ * widen(a) * widen(b) (operands of one width; signed if either is). */
+Expr widening_add(Expr a, Expr b);
+Expr widening_sub(Expr a, Expr b);
+Expr widening_mul(Expr a, Expr b);
+/** widen(a) << b and widen(a) >> b. A negative (signed) b shifts the other
+ * way; the int overloads take b as an unsigned constant of a's width. */
+Expr widening_shift_left(Expr a, Expr b);
+Expr widening_shift_left(Expr a, int b);
+Expr widening_shift_right(Expr a, Expr b);
+Expr widening_shift_right(Expr a, int b);
+/** a + widen(b), a - widen(b), a * widen(b), with a of twice b's width. */
+Expr widen_right_add(Expr a, Expr b);
+Expr widen_right_sub(Expr a, Expr b);
+Expr widen_right_mul(Expr a, Expr b);
+/** narrow((widen(a) + widen(b)) / 2), narrow((widen(a) + widen(b) + 1) / 2)
+ * and narrow((widen(a) - widen(b)) / 2), rounding down (unsigned halving_sub
+ * wraps when b > a). */
+Expr halving_add(Expr a, Expr b);
+Expr rounding_halving_add(Expr a, Expr b);
+Expr halving_sub(Expr a, Expr b);
+/** a >> b rounded to nearest (halves up), and a << b rounding when a
+ * negative b shifts right; the shift that widens a keeps a's type and
+ * wraps. b matches a's width; the int overloads take an unsigned constant. */
+Expr rounding_shift_right(Expr a, Expr b);
+Expr rounding_shift_right(Expr a, int b);
+Expr rounding_shift_left(Expr a, Expr b);
+Expr rounding_shift_left(Expr a, int b);
+/** saturating narrow of widening_mul(a, b) >> q (q unsigned), and of
+ * rounding_shift_right(widening_mul(a, b), q). */
+Expr mul_shift_right(Expr a, Expr b, Expr q);
+Expr mul_shift_right(Expr a, Expr b, int q);
+Expr rounding_mul_shift_right(Expr a, Expr b, Expr q);
+Expr rounding_mul_shift_right(Expr a, Expr b, int q);
+
+// ---- Bits (FixedPoint.cpp) ----
+/** The bits of e from bit lsb (0 is the least significant) up, as type t;
+ * bits beyond e's width (or below bit 0) read as zeros. */
+Expr extract_bits(Type t, const Expr &e, const Expr &lsb);
+template <typename T> Expr extract_bits(const Expr &e, const Expr &lsb) {
+    return extract_bits(type_of<T>(), e, lsb);
+}
+/** Integers of one type joined into one of the same signedness and
+ * size() times the bits (a power of two), the first least significant. */
+Expr concat_bits(const std::vector<Expr> &e);
+
+// ---- Tuples, FuncRefs and select/mux (IROperatorTuple.cpp) ----
+Tuple select(const Tuple &condition, const Tuple &true_value, const Tuple &false_value);
+Tuple select(const Expr &condition, const Tuple &true_value, const Tuple &false_value);
+template <typename... Args>
+Tuple select(const Tuple &c0, const Tuple &v0, const Tuple &c1, const Tuple &v1,
+             const Args &...rest) {
+    return select(c0, v0, select(c1, v1, rest...));
+}
+template <typename... Args>
+Tuple select(const Expr &c0, const Tuple &v0, const Expr &c1, const Tuple &v1,
+             const Args &...rest) {
+    return select(c0, v0, select(c1, v1, rest...));
+}
+/** Select of two Func calls (single-valued Funcs); Tuple-valued ones go
+ * through Tuple(f(x)). */
+Expr select(const Expr &condition, const FuncRef &true_value, const FuncRef &false_value);
+template <typename... Args>
+Expr select(const Expr &c0, const FuncRef &v0, const Expr &c1, const FuncRef &v1,
+            const Args &...rest) {
+    return select(c0, v0, select(c1, v1, rest...));
+}
+Expr mux(const Expr &index, const std::initializer_list<Expr> &values);
+Expr mux(const Expr &index, const Tuple &values);
+Expr mux(const Expr &index, const std::initializer_list<FuncRef> &values);
+Tuple mux(const Expr &index, const std::initializer_list<Tuple> &values);
+Tuple mux(const Expr &index, const std::vector<Tuple> &values);
+
+// ---- Several stores at once (ScatterGather.cpp) ----
+/** In an update definition, scatter on the left-hand side and gather on the
+ * right write several elements at once: f(scatter(3, 5)) = f(gather(5, 3))
+ * swaps two elements. Every value is computed before the first store; the
+ * stores go left to right. Operations on them act element by element, and
+ * all scatters and gathers of one update have one size. */
+Expr scatter(const std::vector<Expr> &args);
+Expr gather(const std::vector<Expr> &args);
+template <typename... Args> Expr scatter(const Expr &e, const Args &...rest) {
+    return scatter(std::vector<Expr>{e, Expr(rest)...});
+}
+template <typename... Args> Expr gather(const Expr &e, const Args &...rest) {
+    return gather(std::vector<Expr>{e, Expr(rest)...});
+}
+
+// ---- Random numbers (Random.cpp) ----
+/** Uniform in [0, 1) (Float(32)), over all UInt(32), and over all Int(32).
+ * A pure function of the seed (Int(32); UInt(32) also for the integer
+ * ones), the pure Vars (and RVars) of the Func definition it is used in and
+ * the call site: two calls give independent values, one call used twice
+ * gives one value. Deterministic from run to run and across backends. */
+Expr random_float(Expr seed = Expr());
+Expr random_uint(Expr seed = Expr());
+Expr random_int(Expr seed = Expr());
+
+// ---- Promises, requirements and compiler hints (IROperatorHints.cpp) ----
+/** Evaluate e with IEEE semantics: no fused multiply-adds in it (LLVM and
+ * OpenCL; the C backend honours the strict_float target feature only). */
+Expr strict_float(Expr e);
+/** value, with the promise that it lies in [min, max]: bounds inference
+ * relies on it, nothing checks it. */
+Expr unsafe_promise_clamped(const Expr &value, const Expr &min, const Expr &max);
+/** value, where the compiler has proved it lies in [min, max]. */
+Expr promise_clamped(const Expr &value, const Expr &min, const Expr &max);
+/** The value of an expression that is never used (e.g. the impossible arm
+ * of a select). Loom computes it as zero; selects and branches that lead
+ * to it are dropped. */
+Expr unreachable(Type t = Int(32));
+template <typename T> Expr unreachable() {
+    return unreachable(type_of<T>());
+}
+
+// ---- The compile target, as constants of the lowering (TargetQueries.cpp) ----
+/** Bool: is the target this architecture / OS / has it this feature? */
+Expr target_arch_is(Target::Arch arch);
+Expr target_os_is(Target::OS os);
+Expr target_has_feature(Target::Feature feature);
+/** Int(32): the target's pointer width in bits. */
+Expr target_bits();
+/** Int(32): lanes of t in one of the target's native vector registers. */
+Expr target_natural_vector_size(Type t);
+template <typename T> Expr target_natural_vector_size() {
+    return target_natural_vector_size(type_of<T>());
+}
 
 /** An argument of print(): an Expr or a string. */
 struct PrintArg {
@@ -220,6 +399,21 @@ Expr print_when(Expr condition, const std::vector<PrintArg> &args);
 template <typename... Args>
 Expr print_when(Expr condition, const PrintArg &first, const Args &...rest) {
     return print_when(std::move(condition), std::vector<PrintArg>{first, PrintArg(rest)...});
+}
+
+namespace Internal {
+// Halide declares these in Halide::Internal.
+using loom::promise_clamped;
+using loom::unreachable;
+} // namespace Internal
+
+/** value, if condition holds (in every vector lane); otherwise the pipeline
+ * stops with "Requirement failed: <condition>" and the message (strings and
+ * values, printed as by print()). values holds the value, then the message. */
+Expr require(Expr condition, const std::vector<Expr> &values);
+template <typename... Args> Expr require(Expr condition, Expr value, const Args &...message) {
+    return require(std::move(condition),
+                   std::vector<Expr>{std::move(value), PrintArg(message).e...});
 }
 
 } // namespace loom

@@ -19,15 +19,19 @@ Expr sum(const Expr &e, const std::string &name = "sum");
 Expr product(const Expr &e, const std::string &name = "product");
 Expr maximum(const Expr &e, const std::string &name = "maximum");
 Expr minimum(const Expr &e, const std::string &name = "minimum");
+/** The sum with saturating_add: clamped to the type's range at every step. */
+Expr saturating_sum(const Expr &e, const std::string &name = "saturating_sum");
 /** (the RVar coordinates of the first largest value..., that value). */
 Tuple argmax(const Expr &e, const std::string &name = "argmax");
 Tuple argmin(const Expr &e, const std::string &name = "argmin");
 
-/** The same, over an explicit RDom (which e need not use). */
+/** The same, over an explicit RDom (which e need not use). The RVars of
+ * other RDoms in e stay free: minimum(r1, sum(r2, f(r1 + r2))). */
 Expr sum(const RDom &r, const Expr &e, const std::string &name = "sum");
 Expr product(const RDom &r, const Expr &e, const std::string &name = "product");
 Expr maximum(const RDom &r, const Expr &e, const std::string &name = "maximum");
 Expr minimum(const RDom &r, const Expr &e, const std::string &name = "minimum");
+Expr saturating_sum(const RDom &r, const Expr &e, const std::string &name = "saturating_sum");
 Tuple argmax(const RDom &r, const Expr &e, const std::string &name = "argmax");
 Tuple argmin(const RDom &r, const Expr &e, const std::string &name = "argmin");
 

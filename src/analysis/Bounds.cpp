@@ -9,6 +9,7 @@
 #include "analysis/Bounds.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "analysis/Simplify.h"
 #include "analysis/Simplify_Internal.h"
@@ -189,9 +190,34 @@ private:
             result = exact ? Interval(lo, hi) : type_range(to);
             return;
         }
-        if (to.can_represent(from)) {
+        // Conversions to floats round, but never out of order.
+        if (to.can_represent(from) || (to.is_float() && (is_integer(from) || from.is_float()))) {
             result = Interval(v.min.defined() ? simplify(Cast::make(to, v.min)) : Expr(),
                               v.max.defined() ? simplify(Cast::make(to, v.max)) : Expr());
+            return;
+        }
+        if (from.is_float() && from.bits >= 32 && is_integer(to) && v.is_bounded()) {
+            // Truncation rises with its argument. The ends are clamped to
+            // what converts without overflow, so that a value beyond them
+            // makes the region too large for any buffer (a failed check)
+            // rather than a wrapped one.
+            Int128 top = to.is_int() ? Int128(to.max_int()) : Int128(to.max_uint());
+            double hi;
+            if (from.bits == 32) {
+                float h = float(top);
+                while (Int128(h) > top) h = std::nextafter(h, 0.0f);
+                hi = h;
+            } else {
+                double h = double(top);
+                while (Int128(h) > top) h = std::nextafter(h, 0.0);
+                hi = h;
+            }
+            Expr lo_f = make_const(from, to.is_int() ? double(to.min_int()) : 0.0);
+            Expr hi_f = make_const(from, hi);
+            auto end = [&](const Expr &e) {
+                return simplify(Cast::make(to, Max::make(Min::make(e, hi_f), lo_f)));
+            };
+            result = Interval(end(v.min), end(v.max));
             return;
         }
         result = type_range(to);
@@ -453,11 +479,81 @@ private:
     void visit(const Broadcast *op) override { op->value.accept(this); }
 
     void visit(const Call *op) override {
-        if (op->is_intrinsic(Intrinsic::likely) && op->args.size() == 1) {
-            op->args[0].accept(this);
-            return;
+        if (op->call_type == Call::PureIntrinsic || op->call_type == Call::Intrinsic) {
+            if (intrinsic_bounds(op)) return;
         }
         result = opaque_range(op->type);
+    }
+
+    /** The interval of op(a, b), rising in a and rising (or, for
+     * b_falls, falling) in b; integer ends not known become the type's. */
+    void monotonic(const Call *op, bool b_falls) {
+        Interval a = of(op->args[0]), b = of(op->args[1]);
+        Type t = op->type.element_of();
+        auto end = [&](const Expr &x, const Expr &y, bool upper) {
+            if (x.defined() && y.defined())
+                return simplify(Call::make(t, op->op, {x, y}, Call::PureIntrinsic));
+            if (!is_integer(t)) return Expr();
+            return upper ? type_max(t) : type_min(t);
+        };
+        result = Interval(end(a.min, b_falls ? b.max : b.min, false),
+                          end(a.max, b_falls ? b.min : b.max, true));
+    }
+
+    bool intrinsic_bounds(const Call *op) {
+        Type t = op->type.element_of();
+        switch (op->op) {
+        case Intrinsic::likely:
+        case Intrinsic::likely_if_innermost:
+        case Intrinsic::strict_float:
+            if (op->args.size() != 1) return false;
+            op->args[0].accept(this);
+            return true;
+        case Intrinsic::require:
+            op->args.at(1).accept(this);
+            return true;
+        case Intrinsic::scatter_gather: {
+            // Each element is stored (or read) in turn: the union of all.
+            Interval r = of(op->args.at(0));
+            for (size_t i = 1; i < op->args.size(); i++)
+                r = Interval::make_union(r, of(op->args[i]));
+            result = r;
+            return true;
+        }
+        case Intrinsic::promise_clamped:
+        case Intrinsic::unsafe_promise_clamped: {
+            // The value's own bounds, narrowed to the promised range.
+            Interval v = of(op->args.at(0)), lo = of(op->args.at(1)), hi = of(op->args.at(2));
+            Expr mn = !v.min.defined()    ? lo.min
+                      : !lo.min.defined() ? v.min
+                                          : simplify(Max::make(v.min, lo.min));
+            Expr mx = !v.max.defined()    ? hi.max
+                      : !hi.max.defined() ? v.max
+                                          : simplify(Min::make(v.max, hi.max));
+            result = Interval(mn, mx);
+            return true;
+        }
+        case Intrinsic::popcount:
+        case Intrinsic::count_leading_zeros:
+        case Intrinsic::count_trailing_zeros:
+            if (!is_integer(t)) return false;
+            result = Interval(make_zero(t), make_const(t, int64_t(t.bits)));
+            return true;
+        case Intrinsic::saturating_add:
+        case Intrinsic::halving_add:
+        case Intrinsic::rounding_halving_add:
+            monotonic(op, false);
+            return true;
+        case Intrinsic::saturating_sub:
+            monotonic(op, true);
+            return true;
+        case Intrinsic::halving_sub:
+            if (!t.is_int()) return false; // unsigned results wrap
+            monotonic(op, true);
+            return true;
+        default:
+            return false;
+        }
     }
 
     void visit(const Let *op) override {

@@ -1,5 +1,5 @@
-// Rules for casts and calls: constant folding, casts that change nothing,
-// round trips through a wider type, and broadcasts.
+// Rules for casts: constant folding, casts that change nothing, round trips
+// through a wider type, and broadcasts. (Calls: Simplify_Call.cpp.)
 
 #include "analysis/Simplify_Internal.h"
 
@@ -24,15 +24,6 @@ Expr Simplifier::visit(const Cast *op) {
     }
     if (value.same_as(op->value)) return op;
     return Cast::make(t, value);
-}
-
-Expr Simplifier::visit(const Call *op) {
-    Expr e = IRMutator::visit(op);
-    auto *call = e.as<Call>();
-    if (call && call->is_intrinsic(Intrinsic::likely) && is_const(call->args[0])) {
-        return call->args[0];
-    }
-    return e;
 }
 
 } // namespace Internal

@@ -7,9 +7,20 @@ namespace Internal {
 
 using namespace IRMatch;
 
+namespace {
+bool is_unreachable(const Expr &e) {
+    if (const auto *b = e.as<Broadcast>()) return is_unreachable(b->value);
+    const auto *c = e.as<Call>();
+    return c && c->is_intrinsic(Intrinsic::unreachable);
+}
+} // namespace
+
 Expr Simplifier::visit(const Select *op) {
     Expr cond = mutate(op->condition);
     Expr t = mutate(op->true_value), f = mutate(op->false_value);
+    // An arm computing unreachable() is never the one used.
+    if (is_unreachable(t)) return f;
+    if (is_unreachable(f)) return t;
     Expr scalar_cond = cond;
     if (auto *b = cond.as<Broadcast>()) scalar_cond = b->value;
     if (Expr picked = fold_select(scalar_cond, t, f); picked.defined()) return picked;

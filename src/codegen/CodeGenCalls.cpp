@@ -92,6 +92,7 @@ const MathRoutine math_routines[] = {
     {"asinh", "asinh"},
     {"acosh", "acosh"},
     {"atanh", "atanh"},
+    {"fma", "fma"},
     {"is_nan", nullptr},
     {"is_inf", nullptr},
     {"is_finite", nullptr},

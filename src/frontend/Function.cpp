@@ -6,10 +6,12 @@
 #include <atomic>
 #include <set>
 
+#include "frontend/Random.h"
 #include "ir/Error.h"
 #include "ir/IR.h"
 #include "ir/IRMutator.h"
 #include "ir/IRUtil.h"
+#include "ir/ScatterGather.h"
 
 namespace loom {
 namespace Internal {
@@ -111,6 +113,10 @@ void Function::define(const std::vector<std::string> &args, const std::vector<Ex
         user_error("Func " << fname << " was declared with " << ptr()->required_dimensions
                            << " dimensions but is defined with " << args.size() << " ("
                            << list_names(args) << ")");
+    if (scatter_gather_size(values, "pure definition of Func " + fname) > 0)
+        user_error("The pure definition of Func "
+                   << fname << " uses scatter() or gather(); they write several elements at "
+                   << "once and belong in update definitions");
 
     ptr()->args = args;
     ptr()->output_types.clear();
@@ -118,7 +124,10 @@ void Function::define(const std::vector<std::string> &args, const std::vector<Ex
     Definition &def = ptr()->init;
     def.args.clear();
     for (const auto &a : args) def.args.push_back(Variable::make(Int(32), a));
-    def.values = values;
+    // random_float() and friends become hashes of the pure Vars.
+    int random_tag = next_random_definition_tag();
+    def.values.clear();
+    for (const auto &v : values) def.values.push_back(lower_random(v, def.args, random_tag));
     def.schedule.dims.clear();
     for (const auto &a : args)
         def.schedule.dims.push_back(Dim{a, ForType::Serial, DeviceAPI::None, false});
@@ -264,10 +273,25 @@ void Function::define_update(const std::vector<Expr> &lhs, const std::vector<Exp
         if (!is_undef(v)) check_vars(v, false);
     }
 
+    std::vector<Expr> all_exprs = args;
+    all_exprs.insert(all_exprs.end(), values.begin(), values.end());
+    scatter_gather_size(all_exprs, stage); // one size for all, or an error
+
+    // random_float() and friends become hashes of the pure Vars and RVars.
+    std::vector<Expr> random_vars;
+    for (const Expr &a : args)
+        if (const auto *v = a.as<Variable>(); v && is_pure_var(v)) random_vars.push_back(a);
+    if (domain.defined())
+        for (const ReductionVariable &rv : domain.domain())
+            random_vars.push_back(Variable::make(Int(32), rv.var, domain));
+    int random_tag = next_random_definition_tag();
+
     Definition def;
     WeakenSelfCalls weaken(*this);
-    for (const Expr &a : args) def.args.push_back(weaken.mutate(a));
-    for (const Expr &v : values) def.values.push_back(weaken.mutate(v));
+    for (const Expr &a : args)
+        def.args.push_back(weaken.mutate(lower_random(a, random_vars, random_tag)));
+    for (const Expr &v : values)
+        def.values.push_back(weaken.mutate(lower_random(v, random_vars, random_tag)));
     if (domain.defined()) {
         domain.freeze();
         def.rvars = domain.domain();

@@ -118,19 +118,39 @@ Expr fast_inverse(Expr x) {
 Expr fast_inverse_sqrt(Expr x) {
     return float32_only("fast_inverse_sqrt", std::move(x));
 }
-Expr fast_exp(Expr x) {
-    return float32_only("fast_exp", std::move(x));
+
+Expr asinh(Expr x) {
+    return unary_math("asinh", std::move(x));
 }
-Expr fast_log(Expr x) {
-    return float32_only("fast_log", std::move(x));
+Expr acosh(Expr x) {
+    return unary_math("acosh", std::move(x));
 }
-Expr fast_pow(Expr x, Expr y) {
-    check_defined(x, "fast_pow");
-    check_defined(y, "fast_pow");
-    if (x.type().element_of() != Float(32))
-        user_error("fast_pow needs a float32 base, not " << type_to_string(x.type()));
-    y = cast(x.type(), y);
-    return Call::make(x.type(), "fast_pow_f32", {x, y}, Call::PureExtern);
+Expr atanh(Expr x) {
+    return unary_math("atanh", std::move(x));
+}
+
+Expr hypot(const Expr &x, const Expr &y) {
+    Expr fx = to_float(x, "hypot");
+    check_defined(y, "hypot");
+    Expr fy = to_float(y, "hypot");
+    match_types(fx, fy, "hypot");
+    return sqrt(fx * fx + fy * fy);
+}
+
+Expr fract(const Expr &x) {
+    Expr f = to_float(x, "fract");
+    return f - trunc(f);
+}
+
+Expr fma(const Expr &a, const Expr &b, const Expr &c) {
+    Expr fa = to_float(a, "fma");
+    check_defined(b, "fma");
+    check_defined(c, "fma");
+    Expr fb = to_float(b, "fma"), fc = to_float(c, "fma");
+    match_types(fa, fb, "fma");
+    match_types(fa, fc, "fma");
+    match_types(fb, fc, "fma");
+    return Call::make(fa.type(), math_name("fma", fa.type()), {fa, fb, fc}, Call::PureExtern);
 }
 
 Expr is_nan(Expr x) {
@@ -198,10 +218,10 @@ Expr mux(Expr index, const std::vector<Expr> &values) {
     if (values.empty()) user_error("mux needs at least one value");
     if (!index.type().is_int() && !index.type().is_uint())
         user_error("mux index must be an integer, not " << type_to_string(index.type()));
+    // As in Halide, an index out of range (negative ones too) picks the last value.
     Expr result = values.back();
-    for (size_t i = values.size() - 1; i-- > 1;)
+    for (size_t i = values.size() - 1; i-- > 0;)
         result = select(index == int(i), values[i], result);
-    if (values.size() > 1) result = select(index <= 0, values[0], result);
     return result;
 }
 
@@ -236,6 +256,11 @@ Expr popcount(Expr x) {
 Expr likely(Expr e) {
     check_defined(e, "likely");
     return Call::make(e.type(), Intrinsic::likely, {e}, Call::PureIntrinsic);
+}
+
+Expr likely_if_innermost(Expr e) {
+    check_defined(e, "likely_if_innermost");
+    return Call::make(e.type(), Intrinsic::likely_if_innermost, {e}, Call::PureIntrinsic);
 }
 
 Expr div_round_to_zero(Expr a, Expr b) {

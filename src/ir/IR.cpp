@@ -304,6 +304,42 @@ const char *intrinsic_name(Intrinsic op) {
         return "prefetch";
     case Intrinsic::gpu_thread_barrier:
         return "gpu_thread_barrier";
+    case Intrinsic::saturating_add:
+        return "saturating_add";
+    case Intrinsic::saturating_sub:
+        return "saturating_sub";
+    case Intrinsic::halving_add:
+        return "halving_add";
+    case Intrinsic::rounding_halving_add:
+        return "rounding_halving_add";
+    case Intrinsic::halving_sub:
+        return "halving_sub";
+    case Intrinsic::likely_if_innermost:
+        return "likely_if_innermost";
+    case Intrinsic::strict_float:
+        return "strict_float";
+    case Intrinsic::promise_clamped:
+        return "promise_clamped";
+    case Intrinsic::unsafe_promise_clamped:
+        return "unsafe_promise_clamped";
+    case Intrinsic::require:
+        return "require";
+    case Intrinsic::unreachable:
+        return "unreachable";
+    case Intrinsic::random:
+        return "random";
+    case Intrinsic::target_arch_is:
+        return "target_arch_is";
+    case Intrinsic::target_os_is:
+        return "target_os_is";
+    case Intrinsic::target_has_feature:
+        return "target_has_feature";
+    case Intrinsic::target_bits:
+        return "target_bits";
+    case Intrinsic::target_natural_vector_size:
+        return "target_natural_vector_size";
+    case Intrinsic::scatter_gather:
+        return "scatter_gather";
     }
     return "unknown_intrinsic";
 }

@@ -215,6 +215,44 @@ enum class Intrinsic : uint8_t {
     /** A barrier of all threads of a GPU block, ordering their block-shared
      * memory accesses (inside kernels only; no args, result Int(32) 0). */
     gpu_thread_barrier,
+    /** Fixed-point arithmetic of Halide's names, on operands of one type
+     * (backends without a native instruction compute
+     * ir/LowerIntrinsics.h's equivalent). Integer results saturate or are
+     * computed without overflow; on floats they are plain a + b, a - b. */
+    saturating_add,
+    saturating_sub,
+    halving_add,          // (a + b) >> 1 without overflow
+    rounding_halving_add, // (a + b + 1) >> 1 without overflow
+    halving_sub,          // (a - b) >> 1 without overflow, wrapped to the type
+    likely_if_innermost,  // likely(), but only for loop partitioning of innermost loops
+    /** Evaluate args[0] with IEEE semantics: no fused multiply-adds. */
+    strict_float,
+    /** args (value, min, max): value, which the compiler may assume is in
+     * [min, max] (bounds inference does). promise_clamped is the compiler's
+     * own; unsafe_promise_clamped is the user's promise. */
+    promise_clamped,
+    unsafe_promise_clamped,
+    /** args (condition, value, message parts...): value when condition holds
+     * (every lane); otherwise the pipeline fails with the message. */
+    require,
+    /** A value never used: codegen gives zero; the simplifier drops select
+     * arms and branches that compute it. */
+    unreachable,
+    /** random_float/random_uint before their Func's definition replaces them
+     * (frontend/Random.cpp): args (seed?, call-site id). */
+    random,
+    // Facts about the compile target, replaced by constants when lowering
+    // (lower/LowerTargetQueries.h): args are the enum value, or a zero of
+    // the asked type for target_natural_vector_size.
+    target_arch_is,
+    target_os_is,
+    target_has_feature,
+    target_bits,
+    target_natural_vector_size,
+    /** scatter()/gather() of an update definition: args are the values of
+     * one element each; lowering makes one store per element
+     * (lower/ScheduleFunctions.cpp). */
+    scatter_gather,
 };
 
 const char *intrinsic_name(Intrinsic op);

@@ -225,7 +225,8 @@ Expr likely(const Expr &e) {
 
 Expr unwrap_likely(const Expr &e) {
     if (const Call *c = e.as<Call>()) {
-        if (c->is_intrinsic(Intrinsic::likely)) return c->args[0];
+        if (c->is_intrinsic(Intrinsic::likely) || c->is_intrinsic(Intrinsic::likely_if_innermost))
+            return c->args[0];
     }
     return e;
 }

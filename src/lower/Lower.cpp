@@ -18,6 +18,7 @@
 #include "lower/InjectDeviceBuffers.h"
 #include "lower/InjectHostDeviceCopies.h"
 #include "lower/InlineFunctions.h"
+#include "lower/LowerTargetQueries.h"
 #include "lower/LowerUtil.h"
 #include "lower/OutlineGPUKernels.h"
 #include "lower/PartitionLoops.h"
@@ -66,6 +67,9 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
 
     s = inline_functions(s, outputs);
     log_pass("inline_functions", s);
+
+    s = lower_target_queries(s, target);
+    log_pass("lower_target_queries", s);
 
     s = bounds_inference(s, outputs, realization, env);
     log_pass("bounds_inference", s);

@@ -36,7 +36,8 @@ class StripLikely : public IRMutator {
 protected:
     using IRMutator::visit;
     Expr visit(const Call *op) override {
-        if (op->is_intrinsic(Intrinsic::likely)) return mutate(op->args[0]);
+        if (op->is_intrinsic(Intrinsic::likely) || op->is_intrinsic(Intrinsic::likely_if_innermost))
+            return mutate(op->args[0]);
         return IRMutator::visit(op);
     }
 };
@@ -326,7 +327,10 @@ class FindHints : public IRVisitor {
 protected:
     using IRVisitor::visit;
     void visit(const Call *op) override {
-        if (op->is_intrinsic(Intrinsic::likely) && op->type.is_bool() && op->type.lanes == 1) {
+        // likely_if_innermost() hints count only for an innermost loop.
+        bool hint = op->is_intrinsic(Intrinsic::likely) ||
+                    (innermost && op->is_intrinsic(Intrinsic::likely_if_innermost));
+        if (hint && op->type.is_bool() && op->type.lanes == 1) {
             record(op, const_true(), {op->args[0]});
         }
         IRVisitor::visit(op);
@@ -408,6 +412,16 @@ public:
     }
 };
 
+/** Removes likely_if_innermost() hints (after partitioning). */
+class StripLikelyIfInnermost : public IRMutator {
+protected:
+    using IRMutator::visit;
+    Expr visit(const Call *op) override {
+        if (op->is_intrinsic(Intrinsic::likely_if_innermost)) return mutate(op->args[0]);
+        return IRMutator::visit(op);
+    }
+};
+
 class PartitionLoops : public IRMutator {
 protected:
     using IRMutator::visit;
@@ -461,7 +475,7 @@ protected:
 } // namespace
 
 Stmt partition_loops(const Stmt &s) {
-    return PartitionLoops().mutate(s);
+    return StripLikelyIfInnermost().mutate(PartitionLoops().mutate(s));
 }
 
 Expr strip_likely(const Expr &e) {

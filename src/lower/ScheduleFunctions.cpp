@@ -12,6 +12,7 @@
 #include "ir/IRMutator.h"
 #include "ir/IROperator.h"
 #include "ir/IRUtil.h"
+#include "ir/ScatterGather.h"
 #include "ir/Substitute.h"
 #include "lower/ComputeLevels.h"
 
@@ -257,10 +258,41 @@ class StageNestBuilder {
         std::vector<Expr> values, args;
         for (const Expr &e : def.values) values.push_back(substitute(loop_vars, e));
         for (const Expr &e : def.args) args.push_back(substitute(loop_vars, e));
-        Stmt provide = Provide::make(func.name(), values, args);
+        Stmt provide = scatter_provides(values, args);
         // Storage flattening turns a marked Provide into atomic updates.
         if (def.atomic) provide = LetStmt::make(atomic_marker(func.name()), 0, provide);
         return provide;
+    }
+
+    /** The store of an update; with scatter()/gather() of size k, k stores
+     * left to right, after every value has been computed. */
+    Stmt scatter_provides(const std::vector<Expr> &values, const std::vector<Expr> &args) const {
+        std::vector<Expr> all = values;
+        all.insert(all.end(), args.begin(), args.end());
+        int k = scatter_gather_size(all, "update of Func " + func.name());
+        if (k == 0) return Provide::make(func.name(), values, args);
+        std::vector<std::pair<std::string, Expr>> lets;
+        std::vector<Stmt> stores;
+        for (int j = 0; j < k; j++) {
+            std::vector<Expr> vals, where;
+            for (const Expr &v : values) {
+                Expr picked = pick_scatter_element(v, j);
+                const auto *c = picked.as<Call>();
+                if (c && c->is_intrinsic(Intrinsic::undef)) {
+                    vals.push_back(picked); // an element left as it is
+                    continue;
+                }
+                std::string name = unique_name(func.name() + ".gathered");
+                lets.emplace_back(name, picked);
+                vals.push_back(Variable::make(v.type(), name));
+            }
+            for (const Expr &a : args) where.push_back(pick_scatter_element(a, j));
+            stores.push_back(Provide::make(func.name(), vals, where));
+        }
+        Stmt s = Block::make(stores);
+        for (auto it = lets.rbegin(); it != lets.rend(); ++it)
+            s = LetStmt::make(it->first, it->second, s);
+        return s;
     }
 
     /** The RDom's where() conditions, over the loop variables. */

@@ -78,6 +78,10 @@ bool can_predicate(const Stmt &s) {
         case IRNodeType::Evaluate:
             ok &= is_pure(static_cast<const Evaluate *>(n)->value);
             break;
+        case IRNodeType::Call:
+            // require() would check the lanes the mask leaves out.
+            ok &= !static_cast<const Call *>(n)->is_intrinsic(Intrinsic::require);
+            break;
         default:
             break;
         }
@@ -365,7 +369,9 @@ protected:
         bool changed = false;
         std::vector<Expr> args = mutate_exprs(op->args, &changed);
         if (!changed) return op;
-        bool widenable = op->call_type == Call::PureIntrinsic || op->call_type == Call::PureExtern;
+        // require() checks all lanes at once, so it widens like a pure call.
+        bool widenable = op->call_type == Call::PureIntrinsic ||
+                         op->call_type == Call::PureExtern || op->is_intrinsic(Intrinsic::require);
         if (!widenable) {
             must_scalarize = true;
             return op;

@@ -347,3 +347,55 @@ TEST_CASE("opencl: bool scalars are passed as uchar", "[gpu][opencl]") {
         for (int i = 0; i < n; i++) REQUIRE(out[i] == (flag ? i : -i));
     }
 }
+
+TEST_CASE("opencl: fixed-point operators use add_sat, sub_sat, hadd and rhadd", "[gpu][opencl]") {
+    // On uint8 and int16 lanes: OpenCL's own built-ins where it has them, the
+    // shared C printing (halving_sub, saturating casts) elsewhere.
+    Expr a = load(UInt(8), "a", var("i")), b = load(UInt(8), "b", var("i"));
+    Expr c = load(Int(16), "c", var("i")), d = load(Int(16), "d", var("i"));
+    auto pack = [](Expr v) { return cast<int32_t>(v); };
+    Stmt body = for_each_thread(64, [&](Expr i) {
+        return Block::make(
+            {store("o0", pack(saturating_add(a, b)), i), store("o1", pack(saturating_sub(a, b)), i),
+             store("o2", pack(halving_add(a, b)), i),
+             store("o3", pack(rounding_halving_add(a, b)), i),
+             store("o4", pack(halving_sub(c, d)), i), store("o5", pack(saturating_add(c, d)), i),
+             store("o6", pack(saturating_cast<uint8_t>(c)), i)});
+    });
+    std::vector<DeviceKernelArg> args{input("a", UInt(8)), input("b", UInt(8)), input("c", Int(16)),
+                                      input("d", Int(16))};
+    for (int k = 0; k < 7; k++) args.push_back(output("o" + std::to_string(k), Int(32)));
+    DeviceKernel k = kernel("fixed", args, body);
+    std::string source = codegen_opencl_c({k}, opencl());
+    INFO(source);
+    CHECK_THAT(source, Contains("add_sat((uint8_t)") && Contains("sub_sat((uint8_t)"));
+    CHECK_THAT(source, Contains("hadd((uint8_t)") && Contains("rhadd((uint8_t)"));
+    CHECK_THAT(source, Contains("add_sat((int16_t)"));
+
+    const int n = 256;
+    std::vector<uint8_t> av(n), bv(n);
+    std::vector<int16_t> cv(n), dv(n);
+    std::vector<std::vector<int32_t>> out(7, std::vector<int32_t>(n, -1));
+    for (int i = 0; i < n; i++) {
+        av[i] = uint8_t(i), bv[i] = uint8_t(i * 37 + 11);
+        cv[i] = int16_t(i * 255 - 32768), dv[i] = int16_t(32767 - i * 301);
+    }
+    Program program(source);
+    std::vector<OpenCLTestDevice::Arg> run_args{
+        OpenCLTestDevice::buffer(av), OpenCLTestDevice::buffer(bv), OpenCLTestDevice::buffer(cv),
+        OpenCLTestDevice::buffer(dv)};
+    for (auto &o : out) run_args.push_back(OpenCLTestDevice::buffer(o));
+    program.run("fixed", run_args, n / 64, 64);
+    auto floor_half = [](int v) { return v >= 0 ? v / 2 : -((-v + 1) / 2); };
+    for (int i = 0; i < n; i++) {
+        int x = av[i], y = bv[i], p = cv[i], q = dv[i];
+        INFO("a = " << x << ", b = " << y << ", c = " << p << ", d = " << q);
+        REQUIRE(out[0][i] == std::min(255, x + y));
+        REQUIRE(out[1][i] == std::max(0, x - y));
+        REQUIRE(out[2][i] == (x + y) / 2);
+        REQUIRE(out[3][i] == (x + y + 1) / 2);
+        REQUIRE(out[4][i] == int16_t(floor_half(p - q)));
+        REQUIRE(out[5][i] == std::min(32767, std::max(-32768, p + q)));
+        REQUIRE(out[6][i] == std::min(255, std::max(0, p)));
+    }
+}

@@ -6,6 +6,7 @@
 #include "codegen/c/CodeGen_C_Visitor.h"
 #include "ir/Error.h"
 #include "ir/IROperator.h"
+#include "ir/LowerIntrinsics.h"
 
 namespace loom {
 namespace Internal {
@@ -161,18 +162,33 @@ std::string CodeGen_C::codegen_if_then_else(const Call *op) {
 }
 
 std::string CodeGen_C::codegen_debug_print(const Call *op) {
-    PrintFormat print = print_format(op);
-    std::vector<std::string> args(op->args.size());
     std::string first;
-    for (size_t i = 0; i < op->args.size(); i++) {
-        if (op->args[i].as<StringImm>()) continue;
-        args[i] = codegen(op->args[i]);
+    std::string buffer = format_message(op, 0, &first);
+    declare_extern("loom_print", "void", {"void *", "const char *"});
+    line() << "loom_print(" << symbol("__user_context").c_name << ", " << buffer << ");\n";
+    // print() returns its first value.
+    if (!first.empty() && !op->args.empty() && op->args[0].type() == op->type) return first;
+    return elementwise(op->type, {"0"}, {op->type.element_of()},
+                       [](const std::vector<std::string> &x) { return x[0]; });
+}
+
+std::string CodeGen_C::format_message(const Call *op, size_t first_arg, std::string *first_value) {
+    std::vector<Expr> parts(op->args.begin() + first_arg, op->args.end());
+    Expr message = Call::make(op->type, Intrinsic::debug_print, parts, Call::Intrinsic);
+    const Call *call = message.as<Call>();
+    PrintFormat print = print_format(call);
+    std::vector<std::string> args(call->args.size());
+    std::string first;
+    for (size_t i = 0; i < call->args.size(); i++) {
+        if (call->args[i].as<StringImm>()) continue;
+        args[i] = codegen(call->args[i]);
         if (first.empty()) first = args[i];
     }
+    if (first_value) *first_value = first;
     std::vector<std::string> values;
     for (const PrintFormat::Value &v : print.values) {
         std::string x = args[v.arg];
-        if (op->args[v.arg].type().is_vector()) x += "[" + std::to_string(v.lane) + "]";
+        if (call->args[v.arg].type().is_vector()) x += "[" + std::to_string(v.lane) + "]";
         switch (v.conversion) {
         case PrintFormat::AsDouble:
             values.push_back("(double)" + x);
@@ -189,17 +205,49 @@ std::string CodeGen_C::codegen_debug_print(const Call *op) {
         }
     }
     std::string buffer = "_print" + std::to_string(next_id++);
-    declare_extern("loom_print", "void", {"void *", "const char *"});
     line() << "char " << buffer << "[1024];\n";
     line() << "snprintf(" << buffer << ", sizeof(" << buffer << "), "
            << string_literal(print.format);
     for (const auto &v : values) *out << ", " << v;
     *out << ");\n";
-    line() << "loom_print(" << symbol("__user_context").c_name << ", " << buffer << ");\n";
-    // print() returns its first value.
-    if (!first.empty() && !op->args.empty() && op->args[0].type() == op->type) return first;
-    return elementwise(op->type, {"0"}, {op->type.element_of()},
-                       [](const std::vector<std::string> &x) { return x[0]; });
+    return buffer;
+}
+
+std::string CodeGen_C::codegen_require(const Call *op) {
+    internal_assert(op->args.size() >= 3, "require needs a condition, a value and a message");
+    Type ct = op->args[0].type();
+    std::string c = codegen(op->args[0]);
+    std::string ok = c;
+    if (ct.is_vector()) {
+        ok = scalar_local(Bool(), "1");
+        line() << "for (int _l = 0; _l < " << ct.lanes << "; _l++) " << ok << " = " << ok << " && "
+               << c << "[_l];\n";
+    }
+    line() << "if (!" << ok << ") {\n";
+    indent_level++;
+    std::string message = format_message(op, 2, nullptr);
+    declare_extern("loom_error_message", "int", {"void *", "const char *"});
+    return_with_cleanup("loom_error_message(" + symbol("__user_context").c_name + ", " + message +
+                        ")");
+    indent_level--;
+    line() << "}\n";
+    return codegen(op->args[1]);
+}
+
+std::string CodeGen_C::fixed_point_function(Intrinsic, Type) const {
+    return "";
+}
+
+std::string CodeGen_C::codegen_fixed_point(const Call *op) {
+    Type t = op->type;
+    std::string fn = fixed_point_function(op->op, t.element_of());
+    if (fn.empty()) return codegen(lower_fixed_point_intrinsic(op));
+    std::string a = codegen(op->args.at(0)), b = codegen(op->args.at(1));
+    std::string T = c_type(t.element_of());
+    return elementwise(t, {a, b}, {op->args[0].type(), op->args[1].type()},
+                       [&](const std::vector<std::string> &x) {
+                           return fn + "((" + T + ")" + x[0] + ", (" + T + ")" + x[1] + ")";
+                       });
 }
 
 std::string CodeGen_C::codegen_shift(const Call *op) {
@@ -394,12 +442,26 @@ std::string CodeGen_C::codegen_intrinsic(const Call *op) {
                            });
     }
     case Intrinsic::likely:
+    case Intrinsic::likely_if_innermost:
+    case Intrinsic::promise_clamped:
+    case Intrinsic::unsafe_promise_clamped:
+    case Intrinsic::strict_float: // honoured file-wide, through the strict_float feature
         return codegen(args.at(0));
+    case Intrinsic::saturating_add:
+    case Intrinsic::saturating_sub:
+    case Intrinsic::halving_add:
+    case Intrinsic::rounding_halving_add:
+    case Intrinsic::halving_sub:
+        return codegen_fixed_point(op);
+    case Intrinsic::require:
+        return codegen_require(op);
+    case Intrinsic::unreachable:
     case Intrinsic::return_second: {
         std::string first = codegen(args.at(0));
         if (is_temporary(first)) line() << "(void)" << first << ";\n";
         return codegen(args.at(1));
     }
+        // fallthrough: a value nobody uses, computed as zero
     case Intrinsic::undef:
         return elementwise(t, {"0"}, {t.element_of()},
                            [](const std::vector<std::string> &x) { return x[0]; });

@@ -149,6 +149,17 @@ protected:
      * scalar of the unsigned type `arg` (defined at zero: the width). */
     virtual std::string bit_count(Intrinsic op, Type arg, const std::string &x);
     std::string round_to_zero_div_mod(Type t, const std::string &a, const std::string &b, bool div);
+    /** Dialect hook: the dialect's own function for a fixed-point
+     * intrinsic (saturating_add, saturating_sub, halving_add,
+     * rounding_halving_add, halving_sub) on one lane of type t, or "" to
+     * print ir/LowerIntrinsics.h's equivalent (C). */
+    virtual std::string fixed_point_function(Intrinsic op, Type t) const;
+    std::string codegen_fixed_point(const Call *op);
+    /** The text print() formats for args [first, end) of op, in a char
+     * array local; *first_value gets the first non-string argument. */
+    std::string format_message(const Call *op, size_t first, std::string *first_value);
+    /** require(): check the condition (all lanes), fail with its message. */
+    std::string codegen_require(const Call *op);
 
     // ---- Loads, stores, allocations (CodeGen_C_Stmt.cpp) ----
     /** Dialect hook: a dense vector load (unpredicated, index Ramp(base, 1,

@@ -201,6 +201,11 @@ std::string CodeGen_GPU_C::codegen_intrinsic(const Call *op) {
     case Intrinsic::prefetch:
         // A hint only: kernels leave caching to the device.
         return "0";
+    case Intrinsic::require:
+        user_error(kernel_description()
+                   << " calls require(), which " << dialect_name()
+                   << " kernels cannot do in Loom (a kernel cannot stop the pipeline); check "
+                      "the requirement in a Func computed on the host instead");
     default:
         return CodeGen_C::codegen_intrinsic(op);
     }

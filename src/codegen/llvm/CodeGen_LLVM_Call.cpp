@@ -4,10 +4,12 @@
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
 
 #include "codegen/llvm/CodeGen_LLVM_Visitor.h"
 #include "ir/Error.h"
 #include "ir/IROperator.h"
+#include "ir/LowerIntrinsics.h"
 
 namespace loom {
 namespace Internal {
@@ -29,6 +31,7 @@ const MathIntrinsic math_intrinsics[] = {
     {"trunc", llvm::Intrinsic::trunc},  {"round", llvm::Intrinsic::roundeven},
     {"abs", llvm::Intrinsic::fabs},     {"fast_exp", llvm::Intrinsic::exp},
     {"fast_log", llvm::Intrinsic::log}, {"fast_pow", llvm::Intrinsic::pow},
+    {"fma", llvm::Intrinsic::fma},
 };
 
 } // namespace
@@ -203,18 +206,32 @@ llvm::Value *CodeGen_LLVM::codegen_if_then_else(const Call *op) {
 }
 
 llvm::Value *CodeGen_LLVM::codegen_debug_print(const Call *op) {
-    PrintFormat print = print_format(op);
-    std::vector<llvm::Value *> args(op->args.size(), nullptr);
     llvm::Value *first = nullptr;
-    for (size_t i = 0; i < op->args.size(); i++) {
-        if (op->args[i].as<StringImm>()) continue;
-        args[i] = codegen(op->args[i]);
+    llvm::Value *buffer = format_message(op, 0, &first);
+    call_c_function("loom_print", void_t, {user_context(), buffer});
+    // print() returns its first value.
+    if (first && !op->args.empty() && op->args[0].type() == op->type) return first;
+    return llvm::Constant::getNullValue(llvm_type_of(op->type));
+}
+
+llvm::Value *CodeGen_LLVM::format_message(const Call *op, size_t first_arg,
+                                          llvm::Value **first_value) {
+    std::vector<Expr> parts(op->args.begin() + first_arg, op->args.end());
+    Expr message = Call::make(op->type, Intrinsic::debug_print, parts, Call::Intrinsic);
+    const Call *call = message.as<Call>();
+    PrintFormat print = print_format(call);
+    std::vector<llvm::Value *> args(call->args.size(), nullptr);
+    llvm::Value *first = nullptr;
+    for (size_t i = 0; i < call->args.size(); i++) {
+        if (call->args[i].as<StringImm>()) continue;
+        args[i] = codegen(call->args[i]);
         if (!first) first = args[i];
     }
+    if (first_value) *first_value = first;
     std::vector<llvm::Value *> values;
     for (const PrintFormat::Value &v : print.values) {
         llvm::Value *x = args[v.arg];
-        if (op->args[v.arg].type().is_vector())
+        if (call->args[v.arg].type().is_vector())
             x = builder->CreateExtractElement(x, uint64_t(v.lane));
         switch (v.conversion) {
         case PrintFormat::AsDouble:
@@ -244,10 +261,22 @@ llvm::Value *CodeGen_LLVM::codegen_debug_print(const Call *op) {
                                              "snprintf", module.get());
     }
     builder->CreateCall(snprintf_type, snprintf_fn, snprintf_args);
-    call_c_function("loom_print", void_t, {user_context(), buffer});
-    // print() returns its first value.
-    if (first && !op->args.empty() && op->args[0].type() == op->type) return first;
-    return llvm::Constant::getNullValue(llvm_type_of(op->type));
+    return buffer;
+}
+
+llvm::Value *CodeGen_LLVM::codegen_require(const Call *op) {
+    internal_assert(op->args.size() >= 3, "require needs a condition, a value and a message");
+    llvm::Value *ok = codegen(op->args[0]);
+    if (op->args[0].type().is_vector()) ok = builder->CreateAndReduce(ok);
+    llvm::BasicBlock *failed = llvm::BasicBlock::Create(context, "require_failed", function);
+    llvm::BasicBlock *passed = llvm::BasicBlock::Create(context, "require_passed", function);
+    llvm::MDBuilder md(context);
+    builder->CreateCondBr(ok, passed, failed, md.createLikelyBranchWeights());
+    builder->SetInsertPoint(failed);
+    llvm::Value *message = format_message(op, 2, nullptr);
+    return_with_cleanup(call_c_function("loom_error_message", i32_t, {user_context(), message}));
+    builder->SetInsertPoint(passed);
+    return codegen(op->args[1]);
 }
 
 llvm::Value *CodeGen_LLVM::codegen_intrinsic(const Call *op) {
@@ -322,7 +351,35 @@ llvm::Value *CodeGen_LLVM::codegen_intrinsic(const Call *op) {
     case Intrinsic::mod_round_to_zero:
         return round_to_zero_div_mod(arg(0), arg(1), t, false);
     case Intrinsic::likely:
+    case Intrinsic::likely_if_innermost:
+    case Intrinsic::promise_clamped:
+    case Intrinsic::unsafe_promise_clamped:
         return arg(0);
+    case Intrinsic::strict_float: {
+        // IEEE semantics: no `contract` flag, so nothing fuses into an FMA.
+        llvm::IRBuilderBase::FastMathFlagGuard guard(*builder);
+        builder->clearFastMathFlags();
+        return arg(0);
+    }
+    case Intrinsic::saturating_add:
+    case Intrinsic::saturating_sub: {
+        Type at = args.at(0).type();
+        llvm::Value *a = arg(0), *b = arg(1);
+        bool add = op->op == Intrinsic::saturating_add;
+        if (at.is_float()) return add ? builder->CreateFAdd(a, b) : builder->CreateFSub(a, b);
+        auto id = add ? (at.is_int() ? llvm::Intrinsic::sadd_sat : llvm::Intrinsic::uadd_sat)
+                      : (at.is_int() ? llvm::Intrinsic::ssub_sat : llvm::Intrinsic::usub_sat);
+        return builder->CreateBinaryIntrinsic(id, a, b);
+    }
+    case Intrinsic::halving_add:
+    case Intrinsic::rounding_halving_add:
+    case Intrinsic::halving_sub:
+        // Widened arithmetic that LLVM matches (pavgb/pavgw), or bit tricks.
+        return codegen(lower_fixed_point_intrinsic(op));
+    case Intrinsic::require:
+        return codegen_require(op);
+    case Intrinsic::unreachable:
+        return llvm::Constant::getNullValue(llvm_type_of(t));
     case Intrinsic::return_second: {
         arg(0);
         return arg(1);

@@ -108,6 +108,10 @@ private:
     llvm::Value *codegen_math(const Call *op, const MathCall &math) override;
     llvm::Value *codegen_extern(const Call *op) override;
     llvm::Value *codegen_debug_print(const Call *op) override;
+    /** The text print() formats for args [first, end) of op, in a stack buffer. */
+    llvm::Value *format_message(const Call *op, size_t first, llvm::Value **first_value);
+    /** require(): check the condition (all lanes), fail with its message. */
+    llvm::Value *codegen_require(const Call *op);
     /** CodeGen_LLVM_Atomic.cpp: the atomic_update intrinsic. */
     llvm::Value *codegen_atomic_update(const Call *op) override;
     llvm::Value *codegen_buffer_field(const Call *op) override;

@@ -110,11 +110,12 @@ std::unique_ptr<llvm::TargetMachine> make_target_machine(const Target &t) {
     }
 
     llvm::TargetOptions options;
-    // Fused multiply-adds wherever a float multiply feeds an add (Halide's
-    // default), none at all under strict_float. The code generator marks its
-    // float operations `contract` to match (CodeGen_LLVM.cpp).
+    // Fused multiply-adds where a float multiply feeds an add and both carry
+    // the `contract` flag, which the code generator sets on every float
+    // operation (Halide's default) except inside strict_float() and under
+    // the strict_float target feature (CodeGen_LLVM.cpp); none at all there.
     options.AllowFPOpFusion =
-        t.has_feature(Target::StrictFloat) ? llvm::FPOpFusion::Strict : llvm::FPOpFusion::Fast;
+        t.has_feature(Target::StrictFloat) ? llvm::FPOpFusion::Strict : llvm::FPOpFusion::Standard;
     llvm::TargetMachine *tm =
         llvm_target->createTargetMachine(triple, cpu, features, options, llvm::Reloc::PIC_,
                                          std::nullopt, llvm::CodeGenOptLevel::Aggressive);

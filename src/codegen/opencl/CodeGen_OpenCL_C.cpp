@@ -67,6 +67,23 @@ protected:
         return "(int)popcount((" + c_type(arg) + ")(~" + x + " & (" + x + " - 1)))";
     }
 
+    std::string fixed_point_function(Intrinsic op, Type t) const override {
+        // OpenCL C's built-ins, for integers (floats print the plain sums).
+        if (t.is_float() || t.is_bool()) return "";
+        switch (op) {
+        case Intrinsic::saturating_add:
+            return "add_sat";
+        case Intrinsic::saturating_sub:
+            return "sub_sat";
+        case Intrinsic::halving_add:
+            return "hadd";
+        case Intrinsic::rounding_halving_add:
+            return "rhadd";
+        default:
+            return "";
+        }
+    }
+
     static bool has_vload(int lanes) {
         return lanes == 2 || lanes == 3 || lanes == 4 || lanes == 8 || lanes == 16;
     }
