@@ -13,7 +13,9 @@
 #     Runs the generator at build time and gives a library target <name>
 #     (the generated <name>.a) whose include directory holds <name>.h and
 #     which links Loom::Runtime. The files land in
-#     ${CMAKE_CURRENT_BINARY_DIR}/<name>.loom/.
+#     ${CMAKE_CURRENT_BINARY_DIR}/<name>.loom/. GPU targets (host-opencl,
+#     host-cuda) embed the kernels; the extra output device_source writes
+#     their source (<name>.cl for opencl, <name>.cu for cuda).
 
 include_guard(GLOBAL)
 
@@ -26,7 +28,25 @@ function(add_loom_generator TARGET)
   target_link_libraries(${TARGET} PRIVATE Loom::loom Loom::Generator ${ARG_LINK_LIBRARIES})
 endfunction()
 
-function(_loom_output_extension kind out_var)
+# The extensions of an output kind for a target string (device_source: one
+# file per GPU API of the target).
+function(_loom_output_extension kind target out_var)
+  if(kind STREQUAL "device_source")
+    string(REPLACE "-" ";" features "${target}")
+    set(exts)
+    if("opencl" IN_LIST features)
+      list(APPEND exts .cl)
+    endif()
+    if("cuda" IN_LIST features)
+      list(APPEND exts .cu)
+    endif()
+    if(NOT exts)
+      message(FATAL_ERROR "add_loom_library: the device_source output needs a GPU target "
+                          "(with opencl or cuda), not '${target}'")
+    endif()
+    set(${out_var} ${exts} PARENT_SCOPE)
+    return()
+  endif()
   set(ext_static_library .a)
   set(ext_h .h)
   set(ext_object .o)
@@ -37,7 +57,8 @@ function(_loom_output_extension kind out_var)
   set(ext_stmt_html .stmt.html)
   if(NOT DEFINED ext_${kind})
     message(FATAL_ERROR "add_loom_library: unknown output kind '${kind}'; valid kinds: "
-                        "static_library h object assembly c_source llvm_assembly stmt stmt_html")
+                        "static_library h object assembly c_source llvm_assembly stmt stmt_html "
+                        "device_source")
   endif()
   set(${out_var} ${ext_${kind}} PARENT_SCOPE)
 endfunction()
@@ -76,8 +97,10 @@ function(add_loom_library TARGET)
   set(outputs ${dir}/${TARGET}.a ${dir}/${TARGET}.h)
   set(kinds static_library)
   foreach(kind IN LISTS ARG_EXTRA_OUTPUTS)
-    _loom_output_extension(${kind} ext)
-    list(APPEND outputs ${dir}/${TARGET}${ext})
+    _loom_output_extension(${kind} "${ARG_TARGETS}" exts)
+    foreach(ext IN LISTS exts)
+      list(APPEND outputs ${dir}/${TARGET}${ext})
+    endforeach()
     string(APPEND kinds ",${kind}")
   endforeach()
 

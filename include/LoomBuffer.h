@@ -13,17 +13,30 @@
  * Copies and views (cropped, sliced, embedded, translated, transposed, alias)
  * share the memory and keep it alive (reference counted); copy() makes a
  * deep copy. Memory the Buffer allocates is zero-initialized and 64-byte
- * aligned. Each Buffer has its own shape: changing a view's shape never
- * changes another Buffer's.
+ * aligned. Each Buffer has its own shape and dirty flags: changing a view's
+ * shape never changes another Buffer's.
+ *
+ * Device memory is shared the same way, as in Halide::Runtime::Buffer. GPU
+ * pipelines give a Buffer device memory and leave what their kernels write
+ * there (device-dirty): call copy_to_host() before reading it. A copy of a
+ * Buffer shares its device allocation; a crop or slice gets its own handle
+ * into it from the device interface (device_crop, device_slice) and keeps
+ * it alive. The allocation is freed (device_free through its device
+ * interface) when the last Buffer referring to it goes. Device memory the
+ * Buffer does not own is never freed: a handle the caller wrapped with
+ * device_wrap_native() is only detached, one in a loom_buffer_t the Buffer
+ * was made from is left alone, and a crop only releases its own handle.
+ * copy() copies device-dirty data back first. The device calls need
+ * Loom::Runtime.
  *
  * Bad arguments (a crop outside the buffer, a slice of a 0-dimensional
  * buffer, a view as another element type...) throw
  * loom::Runtime::BufferError with a message saying what is legal. Element
  * access is not checked, as in Halide (see contains()).
  *
- * loom::Buffer, the JIT front end's buffer (loom/Buffer.h), sits on this
- * class and adds names and device memory. This one leaves device memory
- * alone: it refuses to crop or slice a buffer that has some. */
+ * loom::Buffer, the JIT front end's buffer (loom/Buffer.h), holds one of
+ * these (shared by its copies) and adds a name, errors as RuntimeError and
+ * automatic copies back from the device. */
 
 #include <algorithm>
 #include <array>
@@ -195,6 +208,73 @@ inline std::vector<int> storage_order_of(const std::vector<loom_dimension_t> &sh
     return order;
 }
 
+/** Who releases a device handle, and how, when the last Buffer referring
+ * to it goes (Halide's BufferDeviceOwnership). */
+enum class DeviceOwnership {
+    Allocated,     // made for the buffer (device_malloc, copy_to_device, a pipeline): device_free
+    WrappedNative, // the caller's handle (device_wrap_native): detach_native, never freed
+    Cropped,       // a crop or slice of another allocation: device_release_crop
+    Unmanaged      // someone else's (a wrapped loom_buffer_t): left alone
+};
+
+/** One device handle shared by Buffers (copies, translated and transposed
+ * views), reference counted through shared_ptr. `raw` is the loom_buffer_t
+ * the handle is released through; for a crop it is the one the device
+ * interface made the crop for, which some runtimes know crops by, so it
+ * lives here at a fixed address. */
+struct DeviceAllocation {
+    DeviceOwnership ownership;
+    loom_buffer_t raw{};
+    std::vector<loom_dimension_t> shape;      // raw.dim
+    std::shared_ptr<DeviceAllocation> parent; // what a crop points into: kept alive
+
+    DeviceAllocation(const loom_buffer_t &b, DeviceOwnership how) : ownership(how), raw(b) {
+        shape.assign(b.dim, b.dim + b.dimensions);
+        raw.dim = shape.empty() ? nullptr : shape.data();
+    }
+    DeviceAllocation(const DeviceAllocation &) = delete;
+    DeviceAllocation &operator=(const DeviceAllocation &) = delete;
+    ~DeviceAllocation() { release(nullptr); }
+
+    /** Release the handle as its ownership says (once), then the parent. */
+    int release(void *user_context) noexcept {
+        const loom_device_interface_t *iface = raw.device_interface;
+        int result = 0;
+        if (raw.device && iface && ownership != DeviceOwnership::Unmanaged) {
+            auto free_fn = iface->device_free;
+            if (ownership == DeviceOwnership::WrappedNative && iface->detach_native)
+                free_fn = iface->detach_native;
+            if (ownership == DeviceOwnership::Cropped && iface->device_release_crop)
+                free_fn = iface->device_release_crop;
+            if (free_fn) result = free_fn(user_context, &raw);
+        }
+        forget();
+        parent.reset();
+        return result;
+    }
+    /** The handle was released elsewhere: never release it here. */
+    void forget() {
+        ownership = DeviceOwnership::Unmanaged;
+        raw.device = 0;
+        raw.device_interface = nullptr;
+    }
+};
+
+/** Collects the messages the runtime reports during one call (passed as
+ * its user context). */
+struct ErrorCapture {
+    std::string text;
+    loom_call_context_t context{&capture, this, nullptr};
+    ErrorCapture() = default;
+    ErrorCapture(const ErrorCapture &) = delete;
+    ErrorCapture &operator=(const ErrorCapture &) = delete;
+    static void capture(loom_call_context_t *c, const char *message) {
+        std::string &text = static_cast<ErrorCapture *>(c->user_data)->text;
+        if (!text.empty()) text += "\n";
+        text += message ? message : "";
+    }
+};
+
 } // namespace Internal
 
 /** A view of one dimension of a Buffer; iterating it gives its coordinates:
@@ -236,6 +316,101 @@ template <typename T = void, int Dims = AnyDims> class Buffer {
     loom_buffer_t buf{};
     std::vector<loom_dimension_t> shape;
     std::shared_ptr<void> allocation; // null when wrapping user memory
+    // The device memory buf.device refers to, shared with the Buffers that
+    // share it; null until this Buffer is copied or gets device memory
+    // through its own methods (a pipeline sets only buf.device).
+    mutable std::shared_ptr<Internal::DeviceAllocation> device_ref;
+
+    // Brings device_ref in line with buf.device: a handle a pipeline (or a C
+    // call) gave buf becomes this Buffer's to free; a handle released or
+    // replaced outside the Buffer is forgotten, never released again.
+    void track_device() const {
+        if (device_ref && device_ref->raw.device != buf.device) {
+            device_ref->forget();
+            device_ref.reset();
+        }
+        if (!device_ref && buf.device)
+            device_ref = std::make_shared<Internal::DeviceAllocation>(
+                buf, Internal::DeviceOwnership::Allocated);
+    }
+
+    // Drops this Buffer's reference to its device memory, releasing it when
+    // this was the last. Allocates nothing (it runs in the destructor).
+    int drop_device(void *user_context) noexcept {
+        int result = 0;
+        if (device_ref && device_ref->raw.device != buf.device) {
+            device_ref->forget();
+            device_ref.reset();
+        }
+        if (device_ref) {
+            if (device_ref.use_count() == 1) result = device_ref->release(user_context);
+            device_ref.reset();
+        } else if (buf.device && buf.device_interface && buf.device_interface->device_free) {
+            result = buf.device_interface->device_free(user_context, &buf);
+        }
+        buf.device = 0;
+        buf.device_interface = nullptr;
+        buf.flags &= ~uint64_t(loom_buffer_flag_device_dirty);
+        return result;
+    }
+
+    // Gives `view` (this Buffer cropped, or sliced at slice_pos of dimension
+    // slice_dim; it shares this Buffer's device memory) its own handle into
+    // that memory from the device interface, as Halide's device_crop and
+    // device_slice do. Its record keeps this Buffer's memory alive.
+    template <typename T2, int D2>
+    void attach_device_view(Buffer<T2, D2> &view, int slice_dim, int slice_pos) const {
+        track_device();
+        const std::string what = slice_dim < 0 ? "crop" : "slice";
+        const loom_device_interface_t *iface = buf.device_interface;
+        if (!iface)
+            Internal::fail(what + " of a buffer with a device handle but no device interface");
+        if (slice_dim < 0 ? !iface->device_crop : !iface->device_slice)
+            Internal::fail(what + " of a buffer with device memory on " +
+                           (iface->name ? iface->name : "its device API") +
+                           ", whose device interface cannot " + what + " it; call " +
+                           "copy_to_host() and device_free() first to " + what +
+                           " only the host memory");
+        loom_buffer_t shaped = view.buf;
+        shaped.device = 0;
+        shaped.device_interface = nullptr;
+        auto record = std::make_shared<Internal::DeviceAllocation>(
+            shaped, Internal::DeviceOwnership::Cropped);
+        Internal::ErrorCapture errors;
+        loom_buffer_t *src = const_cast<loom_buffer_t *>(&buf);
+        int result = slice_dim < 0 ? iface->device_crop(&errors.context, src, &record->raw)
+                                   : iface->device_slice(&errors.context, src, slice_dim, slice_pos,
+                                                         &record->raw);
+        if (result != 0 || !record->raw.device)
+            Internal::fail("device_" + what + " failed" +
+                           (errors.text.empty() ? " with error " + std::to_string(result)
+                                                : ": " + errors.text));
+        record->parent = device_ref;
+        view.device_ref = std::move(record);
+        view.buf.device = view.device_ref->raw.device;
+        view.buf.device_interface = view.device_ref->raw.device_interface;
+    }
+
+    // Copies device-dirty data back through the device interface (so that
+    // host-only programs need no runtime library for it); 0 or an error code.
+    int copy_back(void *user_context) const {
+        if (!device_dirty()) return 0;
+        loom_buffer_t *b = const_cast<loom_buffer_t *>(&buf);
+        if (!b->device || !b->device_interface || !b->device_interface->copy_to_host) {
+            // Nothing holds newer data: the flag alone was wrong.
+            b->flags &= ~uint64_t(loom_buffer_flag_device_dirty);
+            return 0;
+        }
+        return b->device_interface->copy_to_host(user_context, b);
+    }
+    // Before the host memory is written: copy device-dirty data back, so
+    // that neither the write nor the device's data is lost.
+    void prepare_host_write() { copy_back(nullptr); }
+    std::shared_ptr<Internal::DeviceAllocation> shared_device() const {
+        track_device();
+        return device_ref;
+    }
+    void mark_host_dirty() { buf.flags |= loom_buffer_flag_host_dirty; }
 
     void point_at_shape() {
         buf.dimensions = int32_t(shape.size());
@@ -405,14 +580,6 @@ template <typename T = void, int Dims = AnyDims> class Buffer {
         point_at_shape();
     }
 
-    void check_no_device(const char *method) const {
-        if (buf.device)
-            Internal::fail(std::string(method) +
-                           " of a buffer with device memory: loom::Runtime::Buffer does not "
-                           "crop or slice device memory; copy it to the host and free the "
-                           "device memory first, or use loom::Buffer");
-    }
-
     template <typename T2, int D2> void check_can_view_as() const {
         if constexpr (!std::is_void<T2>::value) {
             if (!Internal::same_type(buf.type, Internal::type_of<T2>()))
@@ -504,6 +671,9 @@ public:
         buf.device = raw.device;
         buf.device_interface = raw.device_interface;
         buf.flags = raw.flags;
+        if (raw.device)
+            device_ref = std::make_shared<Internal::DeviceAllocation>(
+                buf, Internal::DeviceOwnership::Unmanaged);
     }
 
     /** A zero-dimensional buffer holding one value. */
@@ -553,11 +723,16 @@ public:
         return result;
     }
 
-    Buffer(const Buffer &other) : buf(other.buf), shape(other.shape), allocation(other.allocation) {
+    /** A shallow copy: shares the host and the device memory (and starts
+     * with the same dirty flags). */
+    Buffer(const Buffer &other)
+        : buf(other.buf), shape(other.shape), allocation(other.allocation),
+          device_ref(other.shared_device()) {
         point_at_shape();
     }
     Buffer(Buffer &&other) noexcept
-        : buf(other.buf), shape(std::move(other.shape)), allocation(std::move(other.allocation)) {
+        : buf(other.buf), shape(std::move(other.shape)), allocation(std::move(other.allocation)),
+          device_ref(std::move(other.device_ref)) {
         point_at_shape();
         other.buf = loom_buffer_t{};
         other.buf.type = buf.type;
@@ -570,7 +745,8 @@ public:
         typename T2, int D2,
         typename = typename std::enable_if<!std::is_same<Buffer<T2, D2>, Buffer>::value>::type>
     Buffer(const Buffer<T2, D2> &other)
-        : buf(other.buf), shape(other.shape), allocation(other.allocation) {
+        : buf(other.buf), shape(other.shape), allocation(other.allocation),
+          device_ref(other.shared_device()) {
         static_assert(!std::is_const<T2>::value || std::is_const<T>::value || !typed,
                       "cannot drop const: a Buffer<const T> does not convert to Buffer<T>");
         other.template check_can_view_as<T, Dims>();
@@ -578,18 +754,23 @@ public:
     }
     Buffer &operator=(const Buffer &other) {
         if (this != &other) {
+            std::shared_ptr<Internal::DeviceAllocation> device = other.shared_device();
+            drop_device(nullptr);
             buf = other.buf;
             shape = other.shape;
             allocation = other.allocation;
+            device_ref = std::move(device);
             point_at_shape();
         }
         return *this;
     }
     Buffer &operator=(Buffer &&other) noexcept {
         if (this != &other) {
+            drop_device(nullptr);
             buf = other.buf;
             shape = std::move(other.shape);
             allocation = std::move(other.allocation);
+            device_ref = std::move(other.device_ref);
             point_at_shape();
             other.buf = loom_buffer_t{};
             other.buf.type = buf.type;
@@ -598,6 +779,9 @@ public:
         }
         return *this;
     }
+
+    /** Drops this Buffer's references; memory goes with its last user. */
+    ~Buffer() { drop_device(nullptr); }
 
     /** Back to an empty buffer, dropping this reference to the memory. */
     void reset() { *this = Buffer(); }
@@ -697,23 +881,29 @@ public:
 
     /** Restrict dimension d to [min, min + extent - 1], which must lie inside it. */
     void crop(int d, int min, int extent) {
-        check_no_device("crop");
+        if (buf.device) {
+            *this = cropped(d, min, extent);
+            return;
+        }
         crop_host(d, min, extent);
     }
     /** Restrict the first rect.size() dimensions to {min, extent} each. */
     void crop(const std::vector<std::pair<int, int>> &rect) {
-        check_no_device("crop");
         if (rect.size() > shape.size())
             Internal::fail("crop given " + std::to_string(rect.size()) + " ranges for " +
                            std::to_string(shape.size()) + " dimensions");
         Buffer trial = *this; // all or nothing
         for (size_t i = 0; i < rect.size(); i++)
             trial.crop_host(int(i), rect[i].first, rect[i].second);
+        if (buf.device) attach_device_view(trial, -1, 0);
         *this = std::move(trial);
     }
+    /** A crop as a new Buffer; with device memory, it gets its own handle
+     * into this Buffer's (through the device interface) and keeps it alive. */
     Buffer cropped(int d, int min, int extent) const {
         Buffer b = *this;
-        b.crop(d, min, extent);
+        b.crop_host(d, min, extent);
+        if (buf.device) attach_device_view(b, -1, 0);
         return b;
     }
     Buffer cropped(const std::vector<std::pair<int, int>> &rect) const {
@@ -727,7 +917,10 @@ public:
     void slice(int d, int pos) {
         static_assert(Dims == AnyDims,
                       "slice() in place changes the dimension count; use sliced()");
-        check_no_device("slice");
+        if (buf.device) {
+            *this = sliced(d, pos);
+            return;
+        }
         slice_host(d, pos);
     }
     void slice(int d) {
@@ -737,9 +930,9 @@ public:
     }
     Buffer<T, (Dims == AnyDims ? AnyDims : Dims - 1)> sliced(int d, int pos) const {
         static_assert(Dims == AnyDims || Dims > 0, "sliced() of a 0-dimensional buffer");
-        check_no_device("slice");
         Buffer<T, AnyDims> b = *this;
         b.slice_host(d, pos);
+        if (buf.device) attach_device_view(b, d, pos);
         return b;
     }
     Buffer<T, (Dims == AnyDims ? AnyDims : Dims - 1)> sliced(int d) const {
@@ -908,8 +1101,9 @@ public:
         using Call = Internal::CoordinateCall<typename std::remove_reference<F>::type>;
         Call::check(dimensions(), "fill");
         int n = dimensions();
+        prepare_host_write();
         for_each_coordinate([&](const int *pos) { (*this)(pos) = Elem(Call::call(f, pos, n)); });
-        set_host_dirty();
+        mark_host_dirty();
         return *this;
     }
 
@@ -944,9 +1138,10 @@ public:
         return *this;
     }
     template <typename F, typename... Others> Buffer &for_each_value(F &&f, Others &&...others) {
+        if (!std::is_const<Elem>::value) prepare_host_write();
         static_cast<const Buffer &>(*this).for_each_value(std::forward<F>(f),
                                                           std::forward<Others>(others)...);
-        if (!std::is_const<Elem>::value) set_host_dirty();
+        if (!std::is_const<Elem>::value) mark_host_dirty();
         return *this;
     }
 
@@ -959,7 +1154,8 @@ public:
     }
 
     /** Copy the elements at the coordinates both buffers have from src;
-     * src must have the same element type and dimension count. */
+     * src must have the same element type and dimension count. Device-dirty
+     * data of either is copied back to its host memory first. */
     template <typename T2, int D2> Buffer &copy_from(const Buffer<T2, D2> &source) {
         static_assert(!std::is_const<Elem>::value, "copy_from into a Buffer<const T>");
         if (!Internal::same_type(source.buf.type, buf.type))
@@ -968,6 +1164,8 @@ public:
         if (source.dimensions() != dimensions())
             Internal::fail("copy_from a buffer of " + std::to_string(source.dimensions()) +
                            " dimensions into one of " + std::to_string(dimensions()));
+        source.copy_back(nullptr);
+        prepare_host_write();
         Buffer<void, AnyDims> dst = *this;
         Buffer<void, AnyDims> src = source;
         for (int i = 0; i < dimensions(); i++) {
@@ -984,11 +1182,14 @@ public:
                         src.buf.host + off[1] * int64_t(bytes), bytes);
         };
         dst.for_each_offsets(dims, dimensions() - 1, std::array<int64_t, 2>{}, visit);
-        set_host_dirty();
+        mark_host_dirty();
         return *this;
     }
 
-    /** A deep copy with the same mins, extents and nesting of dimensions. */
+    /** A deep copy of the host memory with the same mins, extents and
+     * nesting of dimensions; no device memory. A device-dirty Buffer is
+     * copied back first, so the copy holds the current data (Halide asserts
+     * instead). */
     Buffer<typename std::conditional<typed, MutableElem, void>::type, Dims>
     copy(void *(*allocate_fn)(size_t) = nullptr, void (*deallocate_fn)(void *) = nullptr) const {
         using Out = Buffer<typename std::conditional<typed, MutableElem, void>::type, Dims>;
@@ -1008,18 +1209,78 @@ public:
         return copy_in_order(Internal::natural_order(shape.size()));
     }
 
-    /** The dirty flags (see LoomRuntime.h); this class never copies between
-     * host and device itself. */
-    bool host_dirty() const { return (buf.flags & loom_buffer_flag_host_dirty) != 0; }
-    bool device_dirty() const { return (buf.flags & loom_buffer_flag_device_dirty) != 0; }
+    // ---- Device memory (see the file comment for who owns it). Each call
+    // returns 0 or a negative loom_error_code_t after reporting a message
+    // through user_context (a loom_call_context_t *, or NULL: the global
+    // error handler). These need Loom::Runtime.
+
     bool has_device_allocation() const { return buf.device != 0; }
+    /** Did a kernel write the device memory since the host copy was current? */
+    bool device_dirty() const { return (buf.flags & loom_buffer_flag_device_dirty) != 0; }
+    bool host_dirty() const { return (buf.flags & loom_buffer_flag_host_dirty) != 0; }
+    /** Mark host changes (dirty) or not. A device-dirty Buffer is copied
+     * back first, so that neither side's changes are lost. */
     void set_host_dirty(bool dirty = true) {
+        if (dirty) copy_back(nullptr);
         buf.flags = dirty ? (buf.flags | loom_buffer_flag_host_dirty)
                           : (buf.flags & ~uint64_t(loom_buffer_flag_host_dirty));
     }
     void set_device_dirty(bool dirty = true) {
         buf.flags = dirty ? (buf.flags | loom_buffer_flag_device_dirty)
                           : (buf.flags & ~uint64_t(loom_buffer_flag_device_dirty));
+    }
+    /** Copy the device memory back when device-dirty. */
+    int copy_to_host(void *user_context = nullptr) {
+        return device_dirty() ? loom_copy_to_host(user_context, &buf) : 0;
+    }
+    /** Allocate device memory when there is none (device_interface: where;
+     * NULL: the one the buffer has) and copy the host memory there when it
+     * is host-dirty or the device memory is new. */
+    int copy_to_device(const loom_device_interface_t *device_interface = nullptr,
+                       void *user_context = nullptr) {
+        int result = loom_copy_to_device(user_context, &buf, device_interface);
+        track_device();
+        return result;
+    }
+    /** Allocate device memory (undefined contents until copied or written). */
+    int device_malloc(const loom_device_interface_t *device_interface = nullptr,
+                      void *user_context = nullptr) {
+        int result = loom_device_malloc(user_context, &buf, device_interface);
+        track_device();
+        return result;
+    }
+    /** Wait for the device work queued on this Buffer. */
+    int device_sync(void *user_context = nullptr) {
+        return buf.device ? loom_device_sync(user_context, &buf) : 0;
+    }
+    /** Drop this Buffer's reference to its device memory; the memory is
+     * released (as its ownership says) when no other Buffer refers to it, so
+     * copies and views stay valid. Device-dirty data of this Buffer is lost
+     * unless copied back first. */
+    int device_free(void *user_context = nullptr) { return drop_device(user_context); }
+    /** Use a native handle (cl_mem, CUdeviceptr) the caller keeps owning as
+     * this Buffer's device memory; it is detached, never freed. */
+    int device_wrap_native(const loom_device_interface_t *device_interface, uint64_t handle,
+                           void *user_context = nullptr) {
+        track_device();
+        int result = loom_device_wrap_native(user_context, &buf, device_interface, handle);
+        if (result == 0 && buf.device)
+            device_ref = std::make_shared<Internal::DeviceAllocation>(
+                buf, Internal::DeviceOwnership::WrappedNative);
+        return result;
+    }
+    /** Forget a handle given to device_wrap_native() (detached when no other
+     * Buffer refers to it). */
+    int device_detach_native(void *user_context = nullptr) {
+        track_device();
+        if (!device_ref) return 0;
+        if (device_ref->ownership != Internal::DeviceOwnership::WrappedNative) {
+            loom_report_error(user_context,
+                              "device_detach_native of a buffer whose device memory was not "
+                              "wrapped with device_wrap_native; use device_free");
+            return loom_error_code_device;
+        }
+        return drop_device(user_context);
     }
 
     /** The C view that generated functions take. */

@@ -150,6 +150,39 @@ void loom_report_error(void *user_context, const char *message);
  * (the driver library is loaded only when a buffer or kernel needs it). */
 const loom_device_interface_t *loom_device_interface_for(int32_t device_api);
 const loom_device_interface_t *loom_opencl_device_interface(void);
+const loom_device_interface_t *loom_cuda_device_interface(void);
+
+/** Where CUDA work runs. By default every CUDA operation runs in the
+ * primary context of the device LOOM_CUDA_DEVICE names (default 0), on that
+ * context's NULL stream. Either choice below replaces that for the whole
+ * process; the context is made current around each operation, on whatever
+ * thread runs it, and the caller's current context is left as it was.
+ * Before destroying a context (or stream) given here, wait for the work on
+ * it and call loom_cuda_device_interface()->release(NULL): Loom keeps the
+ * modules and pooled memory of each context it has used. A buffer's device
+ * memory belongs to the context it was allocated in. */
+
+/** Run all CUDA work in `cu_context` (a CUcontext) on `cu_stream` (a
+ * CUstream of that context; NULL: the context's NULL stream). A NULL
+ * context goes back to the primary context. */
+void loom_cuda_set_context(void *cu_context, void *cu_stream);
+
+/** Choose the context and stream per call (Halide's
+ * halide_cuda_acquire_context / halide_cuda_get_stream, as hooks set at run
+ * time rather than weak symbols). acquire is called before each CUDA
+ * operation with the call's user context (the loom_call_context_t * given
+ * to a generated function, so a struct that starts with one can carry the
+ * caller's context and stream; in JIT use it is Loom's own context, which
+ * hooks must not read); it stores a CUcontext in *cu_context (left
+ * NULL: the default above) and a CUstream in *cu_stream, and returns 0, or
+ * nonzero to fail the operation. release (may be NULL) is called after the
+ * operation with the context acquire gave. Frees of device memory call no
+ * hook: memory knows its context. NULL hooks: the default again. */
+typedef struct loom_cuda_context_hooks_t {
+    int (*acquire)(void *user_context, void **cu_context, void **cu_stream);
+    void (*release)(void *user_context, void *cu_context);
+} loom_cuda_context_hooks_t;
+void loom_cuda_set_context_hooks(const loom_cuda_context_hooks_t *hooks);
 
 /** Buffer operations that dispatch through buffer->device_interface (or
  * through the interface given). Each returns 0 or a negative error code. */

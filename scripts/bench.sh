@@ -5,12 +5,13 @@
 # builds the perf programs and runs them. Arguments go to every program (the
 # run count). Environment: LOOM_BENCH_DIR (build folder), LOOM_NUM_THREADS
 # (default: the core count; Halide and OpenBLAS use the same count),
-# LOOM_BENCH_PROGRAMS (default "perf_scheduling perf_reductions").
+# LOOM_BENCH_PROGRAMS (default "perf_scheduling perf_reductions perf_gpu"; perf_gpu
+# runs on the OpenCL device, PoCL here, beside Halide 14's OpenCL).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 build="${LOOM_BENCH_DIR:-$root/build-bench}"
-programs=(${LOOM_BENCH_PROGRAMS:-perf_scheduling perf_reductions})
+programs=(${LOOM_BENCH_PROGRAMS:-perf_scheduling perf_reductions perf_gpu})
 options="-DLOOM_WITH_HALIDE=ON -DLOOM_WITH_OPENBLAS=ON"
 # A build folder configured earlier without the options gets them first.
 [ -f "$build/build.ninja" ] && cmake "$build" $options > /dev/null

@@ -9,9 +9,10 @@
 //
 // On the way: the target that turns GPU schedules on, the OpenCL C Loom
 // generates, where each buffer lives (host or device) and when it moves,
-// and a rough timing of both schedules. With PoCL (OpenCL on the CPU, what
-// CI runs) the "GPU" is this same CPU, so the timings tell nothing about a
-// real GPU; they are printed, never compared.
+// and a rough timing of both schedules. Last, the same GPU schedule for a
+// CUDA target: its CUDA C is printed, and it runs where a CUDA driver is. With PoCL (OpenCL on the
+// CPU, what CI runs) the "GPU" is this same CPU, so the timings tell nothing about a real GPU; they
+// are printed, never compared.
 
 #include <Loom.h>
 #include <loom_image_io.h>
@@ -155,6 +156,38 @@ void print_flags(const char *name, const loom::Buffer<uint8_t> &b) {
 
 } // namespace
 
+// The same GPU schedule for CUDA: a target with "cuda" prints the kernels as
+// CUDA C (compiled with NVRTC when the pipeline first runs). Printing needs
+// no GPU; running needs the CUDA driver (libcuda.so.1, loaded at run time),
+// so without one this says so and skips the run. Returns false on a wrong
+// result.
+bool show_cuda(const loom::Buffer<uint8_t> &photo, const loom::Buffer<uint8_t> &cpu_out) {
+    loom::Target cuda_target = loom::get_host_target().with_feature(loom::Target::CUDA);
+    std::printf("\nCUDA target: %s\n", cuda_target.to_string().c_str());
+    ToneBlur gpu;
+    schedule_for_gpu(gpu);
+    gpu.input.set(photo);
+    // Look for: extern "C" __global__ kernels with __launch_bounds__(288)
+    // (the 16x18 block), blockIdx/threadIdx for the block and thread loops,
+    // the __shared__ array for blur_x and __syncthreads() after it.
+    loom::Pipeline pipeline(gpu.out);
+    pipeline.compile_to_device_source("lesson_12_kernels.cu", {}, cuda_target);
+    std::string source = pipeline.device_source({}, cuda_target);
+    std::printf("\n==== CUDA C (also in lesson_12_kernels.cu)\n%s====\n\n", source.c_str());
+
+    try {
+        loom::Buffer<int> probe(1);
+        probe.copy_to_device(loom::DeviceAPI::CUDA);
+    } catch (const loom::RuntimeError &e) {
+        std::printf("Skipped running on CUDA: no CUDA driver found (printing needs none):\n%s\n",
+                    e.what());
+        return true;
+    }
+    loom::Buffer<uint8_t> cuda_out = gpu.make_output(photo);
+    gpu.out.realize(cuda_out, cuda_target);
+    return same(cpu_out, cuda_out, "rgb.png on CUDA");
+}
+
 int main() {
     const char *data = std::getenv("LOOM_TUTORIAL_DATA");
     std::string dir = data ? data : "images";
@@ -192,8 +225,8 @@ int main() {
         loom::Buffer<int> probe(1);
         probe.copy_to_device(loom::DeviceAPI::OpenCL);
     } catch (const loom::RuntimeError &e) {
-        std::printf("No OpenCL device here, so no GPU part:\n%s\n", e.what());
-        return 0;
+        std::printf("No OpenCL device here, so no OpenCL part:\n%s\n", e.what());
+        return show_cuda(photo, cpu_out) ? 0 : 1;
     }
 
     ToneBlur gpu;
@@ -277,6 +310,7 @@ int main() {
     std::printf("After changing one pixel and running both again:\n");
     print_flags("photo", photo);
     if (!same(cpu_out, gpu_out, "rgb.png")) return 1;
+    if (!show_cuda(photo, cpu_out)) return 1;
 
     // ---- Timing, on a larger generated image. Each GPU run here includes
     // the copy of the output back to the host (copy_to_host), so both

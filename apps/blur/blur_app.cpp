@@ -11,6 +11,7 @@
 #include "BlurGenerator.h"
 #include "app_bench.h"
 #include "blur.h"
+#include "blur_reference.h"
 #include "loom_image_io.h"
 
 using loom::Buffer;
@@ -35,24 +36,8 @@ Buffer<uint16_t> make_input(const std::string &png, int width, int height) {
     return in;
 }
 
-// The same arithmetic as the generator: uint16 sums (they wrap, like Loom's)
-// divided by 3.
-uint16_t blur3(uint16_t a, uint16_t b, uint16_t c) {
-    return uint16_t(uint16_t(a + b + c) / 3);
-}
-
 int check(const Buffer<uint16_t> &in, const Buffer<uint16_t> &out) {
-    int failures = 0;
-    for (int y = 0; y < out.height(); y++)
-        for (int x = 0; x < out.width(); x++) {
-            uint16_t bx[3];
-            for (int j = 0; j < 3; j++)
-                bx[j] = blur3(in(x, y + j), in(x + 1, y + j), in(x + 2, y + j));
-            uint16_t want = blur3(bx[0], bx[1], bx[2]);
-            if (out(x, y) != want && failures++ < 10)
-                std::printf("blur(%d, %d) = %d, expected %d\n", x, y, out(x, y), want);
-        }
-    return failures;
+    return loom_apps::check_blur(in, out);
 }
 
 } // namespace

@@ -11,50 +11,22 @@
 #include "MatmulGenerator.h"
 #include "app_bench.h"
 #include "matmul.h"
+#include "matmul_reference.h"
 
 using loom::Buffer;
-
-namespace {
-
-Buffer<float> random_matrix(int width, int height, uint32_t seed) {
-    Buffer<float> m(width, height);
-    for (int y = 0; y < height; y++)
-        for (int x = 0; x < width; x++) {
-            seed = seed * 1664525u + 1013904223u;
-            m(x, y) = float((seed >> 9) % 2001) / 1000.0f - 1.0f;
-        }
-    return m;
-}
-
-int check(const Buffer<float> &a, const Buffer<float> &b, const Buffer<float> &out) {
-    int failures = 0;
-    const int K = a.width();
-    for (int y = 0; y < out.height(); y++)
-        for (int x = 0; x < out.width(); x++) {
-            double want = 0, scale = 0;
-            for (int k = 0; k < K; k++) {
-                want += double(a(k, y)) * double(b(x, k));
-                scale += std::fabs(double(a(k, y)) * double(b(x, k)));
-            }
-            if (std::fabs(out(x, y) - want) > 1e-5 * scale + 1e-6 && failures++ < 10)
-                std::printf("matmul(%d, %d) = %f, expected %f\n", x, y, out(x, y), want);
-        }
-    return failures;
-}
-
-} // namespace
 
 int main(int argc, char **argv) {
     bool bench = argc > 1 && !std::strcmp(argv[1], "--bench");
     // M x K times K x N; not multiples of the 24x32 tiles.
     const int M = bench ? 512 : 203, K = bench ? 512 : 77, N = bench ? 512 : 101;
-    Buffer<float> a = random_matrix(K, M, 1), b = random_matrix(N, K, 2);
+    Buffer<float> a = loom_apps::random_matrix<Buffer<float>>(K, M, 1),
+                  b = loom_apps::random_matrix<Buffer<float>>(N, K, 2);
     Buffer<float> out(N, M);
     if (int err = matmul(a.raw_buffer(), b.raw_buffer(), out.raw_buffer())) {
         std::printf("matmul failed with error %d\n", err);
         return 1;
     }
-    if (int failures = check(a, b, out)) {
+    if (int failures = loom_apps::check_matmul(a, b, out)) {
         std::printf("matmul_app: %d mismatches\n", failures);
         return 1;
     }
@@ -69,7 +41,7 @@ int main(int argc, char **argv) {
         double aot_ms = loom_apps::median_ms(
             10, [&] { matmul(a.raw_buffer(), b.raw_buffer(), out.raw_buffer()); });
         double jit_ms = loom_apps::median_ms(10, [&] { p.realize(loom::Realization({jit_out})); });
-        if (check(a, b, jit_out)) {
+        if (loom_apps::check_matmul(a, b, jit_out)) {
             std::printf("matmul_app: the JIT output differs\n");
             return 1;
         }

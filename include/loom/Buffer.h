@@ -27,9 +27,12 @@
  * change; access through a const Buffer does not. Writes through data(), or
  * through a const Buffer's element references, need an explicit
  * set_host_dirty().
- * A view of a buffer with device memory gets its own handle to that memory
- * from the device interface (device_crop, device_slice), as in Halide, and
- * its own dirty flags, copied from the buffer when the view is made. */
+ * Device memory belongs to the Runtime::Buffer inside (see LoomBuffer.h):
+ * copies of a Buffer share it, a crop or slice gets its own handle into it
+ * from the device interface (device_crop, device_slice) and keeps it alive,
+ * other views (translated, transposed, embedded, alias) share the handle,
+ * and the memory is freed when the last Buffer referring to it goes. Each
+ * view has its own dirty flags, copied from the buffer when it is made. */
 
 #include <cstddef>
 #include <cstdint>
@@ -60,17 +63,11 @@ namespace Internal {
  * the argument count and types, naming the buffer. */
 Expr buffer_call(const Buffer<void, -1> &image, const std::vector<Expr> &args);
 
-/** Shared state of a Buffer: the runtime buffer (host memory, shape and the
- * C view) and a name. */
+/** Shared state of a Buffer: the runtime buffer (host and device memory,
+ * shape and the C view) and a name. */
 struct BufferContents : RefCounted {
     Runtime::Buffer<> buf;
     std::string name;
-    /** The buffer whose device memory this one's device handle is a crop or
-     * slice of; kept alive while this one lives. */
-    IntrusivePtr<BufferContents> device_parent;
-    /** Frees the device memory (a crop or slice is released, a wrapped
-     * native handle only forgotten). */
-    ~BufferContents() override;
 };
 
 /** The device operations of Buffer, calling the runtime (LoomRuntime.h);
@@ -84,11 +81,9 @@ void buffer_device_sync(BufferContents &c);
 void buffer_device_wrap_native(BufferContents &c, DeviceAPI api, uint64_t handle);
 void buffer_device_detach_native(BufferContents &c);
 void buffer_set_device_dirty(BufferContents &c, bool dirty);
-/** Give `view`, shaped as a crop of `source` (slice_dim < 0) or as the slice
- * at slice_pos of its dimension slice_dim, a handle to source's device
- * memory through the device interface; RuntimeError when it cannot. */
-void buffer_device_view(const IntrusivePtr<BufferContents> &source, BufferContents &view,
-                        int slice_dim, int slice_pos);
+/** A Runtime::BufferError of a device crop or slice of the Buffer named
+ * `name`, as RuntimeError ("Buffer name: ..."). */
+[[noreturn]] void buffer_device_view_error(const std::string &name, const Runtime::BufferError &e);
 
 std::string unique_buffer_name();
 
@@ -184,13 +179,11 @@ template <typename T = void, int Dims = -1> class Buffer {
     }
     void mark_host_dirty() const { rt().buf.flags |= loom_buffer_flag_host_dirty; }
 
-    // A fresh Buffer around a runtime buffer, with no device memory and clean flags.
+    // A fresh Buffer around a new runtime buffer (no device memory), with clean flags.
     static Buffer wrap_runtime(Runtime::Buffer<> b, const std::string &name) {
         Buffer out;
         out.contents = new Internal::BufferContents;
         out.contents->buf = std::move(b);
-        out.contents->buf.buf.device = 0;
-        out.contents->buf.buf.device_interface = nullptr;
         out.contents->buf.buf.flags = 0;
         out.contents->name = name.empty() ? Internal::unique_buffer_name() : name;
         return out;
@@ -215,10 +208,23 @@ template <typename T = void, int Dims = -1> class Buffer {
     }
 
     // How a view reaches the source's device memory.
-    enum class DeviceView { WholeThenReshape, Crop, Slice };
+    enum class DeviceView { Shared, Crop, Slice };
 
-    // A new Buffer sharing this one's host memory, reshaped by `reshape` (on
-    // the runtime buffer); device memory, if any, through the device interface.
+    // Gives `view` (reshaped from this Buffer's runtime buffer as a crop, or
+    // as the slice at slice_pos of dimension slice_dim) its own handle into
+    // the device memory, when there is some; RuntimeError when it cannot.
+    void attach_device_view(Runtime::Buffer<> &view, int slice_dim, int slice_pos) const {
+        if (!rt().buf.device) return;
+        try {
+            rt().attach_device_view(view, slice_dim, slice_pos);
+        } catch (const Runtime::BufferError &e) {
+            Internal::buffer_device_view_error(contents->name, e);
+        }
+    }
+
+    // A new Buffer sharing this one's memory (host and device), reshaped by
+    // `reshape` (on the runtime buffer). A crop or slice gets its own handle
+    // into the device memory; other views share the handle, as in Halide.
     template <int D2 = -1, typename R>
     Buffer<T, D2> make_view(R &&reshape, DeviceView how, int slice_dim = -1,
                             int slice_pos = 0) const {
@@ -227,49 +233,22 @@ template <typename T = void, int Dims = -1> class Buffer {
         v.contents = new Internal::BufferContents;
         v.contents->name = Internal::unique_buffer_name();
         v.contents->buf = rt();
-        loom_buffer_t &raw = v.contents->buf.buf;
-        bool device = raw.device != 0;
-        raw.device = 0;
-        raw.device_interface = nullptr;
-        if (device && how == DeviceView::WholeThenReshape)
-            Internal::buffer_device_view(contents, *v.contents, -1, 0);
         checked([&] { reshape(v.contents->buf); });
-        if (device && how != DeviceView::WholeThenReshape)
-            Internal::buffer_device_view(contents, *v.contents,
-                                         how == DeviceView::Slice ? slice_dim : -1, slice_pos);
+        if (how != DeviceView::Shared)
+            attach_device_view(v.contents->buf, how == DeviceView::Slice ? slice_dim : -1,
+                               slice_pos);
         return Buffer<T, D2>(v);
     }
 
     // Reshapes this Buffer's own runtime buffer (shared by its copies) as a
-    // crop or slice; device memory becomes a crop or slice of the old one.
+    // crop or slice, all or nothing; device memory becomes a crop or slice
+    // of the old one, which it keeps alive.
     template <typename R> void reshape_in_place(R &&reshape, int slice_dim, int slice_pos) {
         check_defined("A crop or slice");
-        if (!rt().buf.device) {
-            Runtime::Buffer<> shaped = rt(); // all or nothing
-            checked([&] { reshape(shaped); });
-            rt() = std::move(shaped);
-            return;
-        }
-        Internal::IntrusivePtr<Internal::BufferContents> old = new Internal::BufferContents;
-        old->buf = rt();
-        old->name = contents->name;
-        old->device_parent = contents->device_parent;
         Runtime::Buffer<> shaped = rt();
         checked([&] { reshape(shaped); });
-        shaped.buf.device = 0;
-        shaped.buf.device_interface = nullptr;
-        Internal::BufferContents trial;
-        trial.name = contents->name;
-        trial.buf = shaped;
-        try {
-            Internal::buffer_device_view(old, trial, slice_dim, slice_pos);
-        } catch (...) {
-            old->buf.buf.device = 0; // still this Buffer's
-            throw;
-        }
-        contents->buf = trial.buf;
-        contents->device_parent = old;
-        trial.buf.buf.device = 0; // now contents' handle
+        attach_device_view(shaped, slice_dim, slice_pos);
+        rt() = std::move(shaped);
     }
 
 public:
@@ -557,11 +536,11 @@ public:
     }
     Buffer translated(int d, int delta) const {
         return make_view<Dims>([&](Runtime::Buffer<> &b) { b.translate(d, delta); },
-                               DeviceView::WholeThenReshape);
+                               DeviceView::Shared);
     }
     Buffer translated(const std::vector<int> &delta) const {
         return make_view<Dims>([&](Runtime::Buffer<> &b) { b.translate(delta); },
-                               DeviceView::WholeThenReshape);
+                               DeviceView::Shared);
     }
 
     /** Restrict dimension d to [min, min + extent - 1], which must lie inside it. */
@@ -605,7 +584,7 @@ public:
     }
     Buffer<T, embedded_dims> embedded(int d, int pos = 0) const {
         return make_view<embedded_dims>([&](Runtime::Buffer<> &b) { b.embed(d, pos); },
-                                        DeviceView::WholeThenReshape);
+                                        DeviceView::Shared);
     }
     /** Add a dimension of extent 1 after the last. */
     Buffer &add_dimension() {
@@ -625,16 +604,16 @@ public:
     }
     Buffer transposed(int d1, int d2) const {
         return make_view<Dims>([&](Runtime::Buffer<> &b) { b.transpose(d1, d2); },
-                               DeviceView::WholeThenReshape);
+                               DeviceView::Shared);
     }
     Buffer transposed(const std::vector<int> &order) const {
         return make_view<Dims>([&](Runtime::Buffer<> &b) { b.transpose(order); },
-                               DeviceView::WholeThenReshape);
+                               DeviceView::Shared);
     }
 
     /** Another Buffer (another name, its own shape) on the same memory. */
     Buffer alias() const {
-        return make_view<Dims>([](Runtime::Buffer<> &) {}, DeviceView::WholeThenReshape);
+        return make_view<Dims>([](Runtime::Buffer<> &) {}, DeviceView::Shared);
     }
 
     /** This Buffer (the same one: copies share everything) with a static
@@ -832,9 +811,9 @@ public:
 
     /** Device memory (GPU). Each call throws RuntimeError with the runtime's
      * message when it fails, and returns 0 otherwise (Halide's signatures).
-     * DeviceAPI::Default_GPU is OpenCL. A Buffer given device memory here
-     * frees it when its last copy goes; a wrapped native handle stays the
-     * caller's. */
+     * DeviceAPI::Default_GPU is OpenCL. Device memory is freed when the
+     * last Buffer or view referring to it goes; a wrapped native handle
+     * stays the caller's (detached, never freed). */
 
     /** Allocate device memory when there is none, and copy the host memory
      * there when it is host-dirty or the device memory is new. */
@@ -857,8 +836,10 @@ public:
         Internal::buffer_device_malloc(*contents, api);
         return 0;
     }
-    /** Free the device memory, copying it to the host first when it is
-     * device-dirty (Halide drops it; Loom keeps the data). */
+    /** Give up the device memory, copying it to the host first when it is
+     * device-dirty (Halide drops it; Loom keeps the data). It is freed
+     * unless a view (crop, slice, translated...) still uses it; then it goes
+     * with the last such view. */
     int device_free() const {
         Internal::buffer_device_free(*contents);
         return 0;

@@ -135,11 +135,25 @@ struct Target {
         CLDoubles,         // the OpenCL device has cl_khr_fp64: kernels may use double
         CLHalf,            // the OpenCL device has cl_khr_fp16: kernels may use half
         CLAtomics64,       // the OpenCL device has 64-bit integer atomics (cl_khr_int64_*)
-        CUDACapability75,  // the CUDA device is at least compute capability 7.5 (Turing)
+        // The CUDA device is at least compute capability N/10 (cuda_capability_N).
+        // 30 to 70 parse (Halide's names) but NVRTC 13 compiles for 75 and later
+        // only: lowering says which capabilities the NVRTC found supports.
+        CUDACapability30,
+        CUDACapability32,
+        CUDACapability35,
+        CUDACapability50,
+        CUDACapability61,
+        CUDACapability70,
+        CUDACapability75,  // 7.5 (Turing)
         CUDACapability80,  // 8.0 (Ampere A100)
         CUDACapability86,  // 8.6 (Ampere consumer)
         CUDACapability89,  // 8.9 (Ada)
         CUDACapability90,  // 9.0 (Hopper)
+        CUDACapability100, // 10.0 (Blackwell B100/B200)
+        CUDACapability103, // 10.3 (Blackwell B300)
+        CUDACapability110, // 11.0 (Thor)
+        CUDACapability120, // 12.0 (Blackwell consumer)
+        CUDACapability121, // 12.1 (GB10)
         FeatureEnd
     };
 
@@ -189,10 +203,12 @@ struct Target {
     template <typename T> int natural_vector_size() const {
         return natural_vector_size(type_of<T>());
     }
-    /** Does the target run GPU loops, i.e. name a GPU API that Loom has a
-     * backend for? Today that is OpenCL only: a target with just `cuda` has
-     * no GPU feature yet (its backend is still to come). */
-    bool has_gpu_feature() const { return has_feature(OpenCL); }
+    /** Does the target run GPU loops, i.e. name a GPU API (cuda or opencl)? */
+    bool has_gpu_feature() const { return has_feature(CUDA) || has_feature(OpenCL); }
+    /** The lowest CUDA compute capability the target names (75 for
+     * cuda_capability_75), or 0 when it names none: then JIT compiles for
+     * the device found at run time, and source printing assumes 75. */
+    int get_cuda_capability_lower_bound() const;
     /** Does the target enable loops of this device API? None and Host
      * always; Default_GPU when has_gpu_feature(); CUDA and OpenCL when
      * the target has that feature. */

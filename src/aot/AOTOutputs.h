@@ -45,6 +45,20 @@ std::string c_header_text(const LoweredFunc &f, const Target &t);
  * argument of the entry point, its header or its metadata. */
 LoweredFunc embed_concrete_buffers(LoweredFunc f);
 
+/** f with its device code in the form an ahead-of-time output embeds: OpenCL
+ * C as printed; CUDA C compiled with NVRTC (a cubin per capability of
+ * aot_cuda_capabilities, PTX for the lowest) and bundled with its source
+ * (runtime/cuda_compile.h). A CompileError naming `what` (the output) when
+ * NVRTC is missing or fails, or when a kernel reads an embedded Buffer. */
+LoweredFunc with_aot_device_code(LoweredFunc f, const Target &t, const std::string &what);
+
+/** The CUDA capabilities (75, 80, ...) an ahead-of-time output compiles
+ * cubins for: the target's cuda_capability_* features, each of which must
+ * be in `supported` (NVRTC's); with none listed, those of 75, 80 and 90
+ * that NVRTC supports (one cubin per major architecture in use; the PTX
+ * for the lowest serves newer GPUs). Ascending. */
+std::vector<int> aot_cuda_capabilities(const Target &t, const std::vector<int> &supported);
+
 /** Is s usable as a C identifier (and so as a function name)? */
 bool is_c_identifier(const std::string &s);
 

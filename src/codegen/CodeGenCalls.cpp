@@ -161,5 +161,12 @@ bool match_atomic_rmw(const Expr &value, const std::string &old, AtomicRMWOp *op
     return false;
 }
 
+const char *release_function_for(const Expr &let_value) {
+    const auto *c = let_value.as<Call>();
+    if (c && c->call_type == Call::Extern && c->name == "loom_device_buffer_create")
+        return "loom_device_buffer_destroy";
+    return nullptr;
+}
+
 } // namespace Internal
 } // namespace loom

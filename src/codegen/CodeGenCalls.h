@@ -26,6 +26,20 @@ enum class IntrinsicEmitter {
 
 IntrinsicEmitter intrinsic_emitter(Intrinsic op);
 
+/** What generated code must release on every way out of a scope, innermost
+ * last: the runtime function (void or int result, taking the user context
+ * and the value) and the value in the backend's form. */
+template <typename Value> struct Release {
+    const char *function;
+    Value value;
+};
+
+/** The runtime function that releases what a LetStmt's value acquires, when
+ * the code generators must also call it on an early return (an assert that
+ * fails inside the let's body): "loom_device_buffer_destroy" for
+ * "loom_device_buffer_create". nullptr for every other value. */
+const char *release_function_for(const Expr &let_value);
+
 /** How print() (Intrinsic::debug_print) formats its arguments: one printf
  * format built at compile time, with string arguments inlined, arguments
  * separated by spaces and the lanes of vectors as <a, b>. */

@@ -59,7 +59,7 @@ const loom_device_interface_t *interface_for(const BufferContents &c, DeviceAPI 
                                              const char *operation) {
     int32_t code = loom_device_api_none;
     switch (api) {
-    case DeviceAPI::Default_GPU: // OpenCL is the one GPU runtime so far
+    case DeviceAPI::Default_GPU: // OpenCL first, as select_gpu_api does for a target with both
     case DeviceAPI::OpenCL:
         code = loom_device_api_opencl;
         break;
@@ -89,17 +89,10 @@ DeviceAPI api_of_target(const BufferContents &c, const Target &target) {
 
 } // namespace
 
-BufferContents::~BufferContents() {
-    if (!buf.raw_buffer()->device) return;
-    // Nothing can be thrown from here: a failure goes to the global handler
-    // (stderr by default). A wrapped native handle is only forgotten.
-    loom_device_free(nullptr, buf.raw_buffer());
-}
-
 void buffer_copy_to_device(BufferContents &c, DeviceAPI api) {
     const loom_device_interface_t *iface = interface_for(c, api, "copy_to_device");
     DeviceCall call(c);
-    call.check(loom_copy_to_device(call.context(), c.buf.raw_buffer(), iface), "copy_to_device");
+    call.check(c.buf.copy_to_device(iface, call.context()), "copy_to_device");
 }
 
 void buffer_copy_to_device(BufferContents &c, const Target &target) {
@@ -108,40 +101,38 @@ void buffer_copy_to_device(BufferContents &c, const Target &target) {
 
 void buffer_copy_to_host(BufferContents &c) {
     DeviceCall call(c);
-    call.check(loom_copy_to_host(call.context(), c.buf.raw_buffer()), "copy_to_host");
+    call.check(c.buf.copy_to_host(call.context()), "copy_to_host");
 }
 
 void buffer_device_malloc(BufferContents &c, DeviceAPI api) {
     const loom_device_interface_t *iface = interface_for(c, api, "device_malloc");
     DeviceCall call(c);
-    call.check(loom_device_malloc(call.context(), c.buf.raw_buffer(), iface), "device_malloc");
+    call.check(c.buf.device_malloc(iface, call.context()), "device_malloc");
 }
 
 void buffer_device_free(BufferContents &c) {
     if (!c.buf.raw_buffer()->device) return;
     DeviceCall call(c);
     // Keep what only the device holds (Halide's device_free drops it).
-    if (c.buf.raw_buffer()->host)
-        call.check(loom_copy_to_host(call.context(), c.buf.raw_buffer()), "device_free");
-    call.check(loom_device_free(call.context(), c.buf.raw_buffer()), "device_free");
+    if (c.buf.raw_buffer()->host) call.check(c.buf.copy_to_host(call.context()), "device_free");
+    // Views (crops, slices) of this memory keep it alive; it goes with the last.
+    call.check(c.buf.device_free(call.context()), "device_free");
 }
 
 void buffer_device_sync(BufferContents &c) {
     DeviceCall call(c);
-    call.check(loom_device_sync(call.context(), c.buf.raw_buffer()), "device_sync");
+    call.check(c.buf.device_sync(call.context()), "device_sync");
 }
 
 void buffer_device_wrap_native(BufferContents &c, DeviceAPI api, uint64_t handle) {
     const loom_device_interface_t *iface = interface_for(c, api, "device_wrap_native");
     DeviceCall call(c);
-    call.check(loom_device_wrap_native(call.context(), c.buf.raw_buffer(), iface, handle),
-               "device_wrap_native");
+    call.check(c.buf.device_wrap_native(iface, handle, call.context()), "device_wrap_native");
 }
 
 void buffer_device_detach_native(BufferContents &c) {
     DeviceCall call(c);
-    call.check(loom_device_detach_native(call.context(), c.buf.raw_buffer()),
-               "device_detach_native");
+    call.check(c.buf.device_detach_native(call.context()), "device_detach_native");
 }
 
 void buffer_set_device_dirty(BufferContents &c, bool dirty) {
@@ -160,31 +151,11 @@ void buffer_set_device_dirty(BufferContents &c, bool dirty) {
     c.buf.raw_buffer()->flags |= loom_buffer_flag_device_dirty;
 }
 
-void buffer_device_view(const IntrusivePtr<BufferContents> &source, BufferContents &view,
-                        int slice_dim, int slice_pos) {
-    loom_buffer_t &src = *source->buf.raw_buffer();
-    const loom_device_interface_t *iface = src.device_interface;
-    const char *operation = slice_dim < 0 ? "device_crop" : "device_slice";
-    std::string what = slice_dim < 0 ? "crop" : "slice";
-    if (!iface)
-        throw RuntimeError("Buffer " + source->name +
-                           " has a device handle but no device interface, so it cannot be " +
-                           (slice_dim < 0 ? "cropped" : "sliced"));
-    auto fn_missing =
-        slice_dim < 0 ? iface->device_crop == nullptr : iface->device_slice == nullptr;
-    if (fn_missing)
-        throw RuntimeError("Buffer " + source->name + " has device memory on " + iface->name +
-                           ", whose device interface cannot " + what +
-                           " it; call copy_to_host() and device_free() first to " + what +
-                           " only the host memory");
-    view.buf.raw_buffer()->device = 0;
-    view.buf.raw_buffer()->device_interface = nullptr;
-    DeviceCall call(*source);
-    int result = slice_dim < 0 ? iface->device_crop(call.context(), &src, view.buf.raw_buffer())
-                               : iface->device_slice(call.context(), &src, slice_dim, slice_pos,
-                                                     view.buf.raw_buffer());
-    call.check(result, operation);
-    view.device_parent = source;
+void buffer_device_view_error(const std::string &name, const Runtime::BufferError &e) {
+    std::string text = e.what();
+    const std::string prefix = "loom::Runtime::Buffer: ";
+    if (text.compare(0, prefix.size(), prefix) == 0) text = text.substr(prefix.size());
+    throw RuntimeError("Buffer " + name + ": " + text);
 }
 
 Expr buffer_call(const Buffer<> &image, const std::vector<Expr> &given_args) {

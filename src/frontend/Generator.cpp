@@ -4,6 +4,8 @@
 
 #include "loom/Generator.h"
 
+#include "frontend/DeviceSourceFiles.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -234,6 +236,7 @@ const std::vector<std::pair<std::string, std::string>> &generator_output_kinds()
         {"llvm_assembly", ".ll"},
         {"stmt", ".stmt"},
         {"stmt_html", ".stmt.html"},
+        {"device_source", ".cl/.cu (GPU targets)"},
     };
     return kinds;
 }
@@ -249,6 +252,8 @@ void GeneratorBase::emit(const std::string &dir, const std::string &base,
             throw CompileError("Unknown output kind '" + k + "'; valid kinds: " + join(names));
         }
     }
+    for (const std::string &k : kinds)
+        if (k == "device_source") device_source_files("", target_); // a CPU target fails early
     Pipeline p = build_pipeline();
     std::vector<Argument> args = arguments();
     std::error_code ec;
@@ -272,6 +277,8 @@ void GeneratorBase::emit(const std::string &dir, const std::string &base,
             p.compile_to_lowered_stmt(prefix + ".stmt", args, StmtOutputFormat::Text, target_);
         } else if (k == "stmt_html") {
             p.compile_to_lowered_stmt(prefix + ".stmt.html", args, StmtOutputFormat::HTML, target_);
+        } else if (k == "device_source") {
+            compile_to_device_source_files(p, prefix, args, function_name, target_);
         }
     }
 }

@@ -36,7 +36,8 @@ const char *usage_text() {
            "  -o  the directory to write into (created if missing)\n"
            "  -e  comma-separated outputs (default static_library):\n"
            "      static_library (.a and .h), h, object (.o), assembly (.s), c_source (.c),\n"
-           "      llvm_assembly (.ll), stmt, stmt_html\n"
+           "      llvm_assembly (.ll), stmt, stmt_html, device_source (.cl for opencl\n"
+           "      targets, .cu for cuda: the GPU kernels' source)\n"
            "  -f  the name of the generated function (default: the generator name)\n"
            "  -n  the base name of the files (default: the function name)\n";
 }

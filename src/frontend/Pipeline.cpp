@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "frontend/CallableContents.h"
+#include "frontend/DeviceLimits.h"
 #include "frontend/JITCall.h"
 #include "frontend/JITStats.h"
 #include "ir/Error.h"
@@ -18,6 +19,7 @@
 #include "ir/IRUtil.h"
 #include "jit/JITModule.h"
 #include "loom/Func.h"
+#include "lower/CUDACompileCheck.h"
 #include "lower/EmbedDeviceSource.h"
 #include "lower/Lower.h"
 #include "lower/PrintLoopNest.h"
@@ -212,6 +214,8 @@ void Pipeline::compile_jit(const Target &requested) {
     c.compiled = false;
     if (c.name.empty()) c.name = entry_name(c.outputs);
     c.lowered = lower(c.outputs, c.name, target);
+    also_compile_cuda_for_test(c.outputs, c.name, target, c.lowered);
+    check_kernels_fit_device(c.lowered);
     c.module = JITModule::compile(c.lowered, target);
     jit_compilations++;
     c.target = target;

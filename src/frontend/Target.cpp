@@ -142,11 +142,22 @@ const Word feature_words[] = {
     {"cl_doubles", Target::CLDoubles},
     {"cl_half", Target::CLHalf},
     {"cl_atomics64", Target::CLAtomics64},
+    {"cuda_capability_30", Target::CUDACapability30},
+    {"cuda_capability_32", Target::CUDACapability32},
+    {"cuda_capability_35", Target::CUDACapability35},
+    {"cuda_capability_50", Target::CUDACapability50},
+    {"cuda_capability_61", Target::CUDACapability61},
+    {"cuda_capability_70", Target::CUDACapability70},
     {"cuda_capability_75", Target::CUDACapability75},
     {"cuda_capability_80", Target::CUDACapability80},
     {"cuda_capability_86", Target::CUDACapability86},
     {"cuda_capability_89", Target::CUDACapability89},
     {"cuda_capability_90", Target::CUDACapability90},
+    {"cuda_capability_100", Target::CUDACapability100},
+    {"cuda_capability_103", Target::CUDACapability103},
+    {"cuda_capability_110", Target::CUDACapability110},
+    {"cuda_capability_120", Target::CUDACapability120},
+    {"cuda_capability_121", Target::CUDACapability121},
 };
 static_assert(sizeof(feature_words) / sizeof(feature_words[0]) == Target::FeatureEnd,
               "every Target::Feature needs a word");
@@ -493,6 +504,17 @@ std::string Target::llvm_triple() const {
     default:
         return cpu + "-unknown-unknown";
     }
+}
+
+int Target::get_cuda_capability_lower_bound() const {
+    // The capability features are declared in ascending order.
+    for (int f = CUDACapability30; f <= CUDACapability121; f++) {
+        if (has_feature(Feature(f))) {
+            const std::string word = name_of(feature_words, f);
+            return std::stoi(word.substr(word.rfind('_') + 1));
+        }
+    }
+    return 0;
 }
 
 bool Target::supports_device_api(DeviceAPI api) const {

@@ -76,6 +76,19 @@ protected:
     }
 };
 
+class ReplaceStrings : public IRMutator {
+public:
+    explicit ReplaceStrings(const std::map<std::string, std::string> &r) : replacements(r) {}
+
+private:
+    const std::map<std::string, std::string> &replacements;
+    using IRMutator::visit;
+    Expr visit(const StringImm *op) override {
+        auto it = replacements.find(op->value);
+        return it == replacements.end() ? Expr(op) : StringImm::make(it->second);
+    }
+};
+
 } // namespace
 
 Expr substitute(const std::string &name, const Expr &replacement, const Expr &e) {
@@ -104,6 +117,10 @@ Expr substitute_expr(const Expr &find, const Expr &replacement, const Expr &e) {
 
 Expr substitute_in_all_lets(const Expr &e) {
     return InlineLets().mutate(e);
+}
+
+Stmt replace_strings(const std::map<std::string, std::string> &replacements, const Stmt &s) {
+    return ReplaceStrings(replacements).mutate(s);
 }
 
 } // namespace Internal

@@ -2,7 +2,7 @@
 #define LOOM_IR_SUBSTITUTE_H
 
 // Replace free occurrences of variables by expressions (respecting shadowing
-// by Let/LetStmt/For of the same name).
+// by Let/LetStmt/For of the same name), and string constants by others.
 
 #include <map>
 #include <string>
@@ -20,6 +20,9 @@ Stmt substitute(const std::map<std::string, Expr> &replacements, const Stmt &s);
 Expr substitute_expr(const Expr &find, const Expr &replacement, const Expr &e);
 /** Inline every Let in e. */
 Expr substitute_in_all_lets(const Expr &e);
+/** Replace every string constant in s that is a key of `replacements` by its
+ * value (device sources put in place of their placeholders, and back). */
+Stmt replace_strings(const std::map<std::string, std::string> &replacements, const Stmt &s);
 
 } // namespace Internal
 } // namespace loom

@@ -3,53 +3,37 @@
 #include <iostream>
 #include <sstream>
 
+#include "codegen/cuda/CodeGen_CUDA_C.h"
 #include "codegen/opencl/CodeGen_OpenCL_C.h"
-#include "ir/IRMutator.h"
 #include "ir/IRPrinter.h"
+#include "ir/Substitute.h"
 #include "lower/LowerUtil.h"
 #include "lower/OutlineGPUKernels.h"
 
 namespace loom {
 namespace Internal {
 
-namespace {
-
-class ReplacePlaceholders : public IRMutator {
-public:
-    std::map<std::string, std::string> by_placeholder;
-
-private:
-    using IRMutator::visit;
-    Expr visit(const StringImm *op) override {
-        auto it = by_placeholder.find(op->value);
-        return it == by_placeholder.end() ? Expr(op) : StringImm::make(it->second);
-    }
-};
-
-} // namespace
-
 Stmt embed_device_source(const Stmt &s, const std::vector<DeviceKernel> &kernels,
                          const Target &target, std::map<DeviceAPI, std::string> &sources) {
     if (kernels.empty()) return s;
-    std::vector<DeviceKernel> opencl;
-    for (const auto &k : kernels)
-        if (k.device_api == DeviceAPI::OpenCL) opencl.push_back(k);
-    ReplacePlaceholders replace;
-    if (!opencl.empty()) {
-        sources[DeviceAPI::OpenCL] = codegen_opencl_c(opencl, target);
-        replace.by_placeholder[device_source_placeholder(DeviceAPI::OpenCL)] =
-            sources[DeviceAPI::OpenCL];
-    }
+    // One program per API; a pipeline may run kernels on both.
+    std::vector<DeviceKernel> opencl, cuda;
+    for (const auto &k : kernels) (k.device_api == DeviceAPI::CUDA ? cuda : opencl).push_back(k);
+    if (!opencl.empty()) sources[DeviceAPI::OpenCL] = codegen_opencl_c(opencl, target);
+    if (!cuda.empty()) sources[DeviceAPI::CUDA] = codegen_cuda_c(cuda, target);
+    std::map<std::string, std::string> by_placeholder;
+    for (const auto &[api, source] : sources)
+        by_placeholder[device_source_placeholder(api)] = source;
     if (debug_level() >= 2)
         for (const auto &[api, source] : sources) std::cerr << "Device source:\n" << source << "\n";
-    return replace.mutate(s);
+    return replace_strings(by_placeholder, s);
 }
 
 Stmt unembed_device_source(const Stmt &s, const std::map<DeviceAPI, std::string> &sources) {
-    ReplacePlaceholders replace;
+    std::map<std::string, std::string> placeholder_of;
     for (const auto &[api, source] : sources)
-        replace.by_placeholder[source] = device_source_placeholder(api);
-    return replace.mutate(s);
+        placeholder_of[source] = device_source_placeholder(api);
+    return replace_strings(placeholder_of, s);
 }
 
 std::string kernels_to_string(const std::vector<DeviceKernel> &kernels) {

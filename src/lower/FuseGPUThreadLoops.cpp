@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
+#include "analysis/Bounds.h"
 #include "analysis/Simplify.h"
 #include "ir/Error.h"
 #include "ir/IRMutator.h"
@@ -78,24 +80,89 @@ struct KernelSize {
 
 class KernelScope {
 public:
-    explicit KernelScope(const Stmt &kernel)
-        : lets(let_values(kernel)), inner(names_bound_in(kernel)) {}
+    /** host_lets: the lets of the whole pipeline (names are unique), so
+     * that constant bounds see what host values like a producer's min stand
+     * for. Sizes computed on the host keep the host's names (written out,
+     * they would read the buffers' fields inside the kernel). */
+    KernelScope(const Stmt &kernel, const std::map<std::string, Expr> &host_lets)
+        : kernel(kernel), lets(let_values(kernel)), all_lets(host_lets),
+          inner(names_bound_in(kernel)) {
+        for (const auto &[name, value] : lets) all_lets[name] = value;
+    }
 
     /** Bound e by a constant, or else keep it when the host can compute it. */
     KernelSize size_of(const Expr &e) const {
-        if (auto c = constant_bound(e, true, lets)) return {std::max<int64_t>(*c, 0), Expr()};
+        auto constant = [](int64_t c) { return KernelSize{std::max<int64_t>(c, 0), Expr()}; };
+        if (auto c = constant_bound(e, true, all_lets)) return constant(*c);
         Expr bound = symbolic_upper_bound(e, lets);
-        if (bound.defined()) {
-            bool host_known = true;
-            for (const auto &v : free_variables(bound)) host_known = host_known && !inner.count(v);
-            if (host_known) return {std::nullopt, bound};
+        if (host_known(bound)) return {std::nullopt, bound};
+        // The same with the lets written out and the clamps taken apart.
+        for (const Expr &written : {bound, symbolic_upper_bound(e, all_lets)})
+            if (written.defined())
+                if (auto c = constant_bound(written, true, all_lets)) return constant(*c);
+        // Sizes that change from block to block (or from one iteration of an
+        // inner loop to the next): the largest over the ranges of the loops
+        // and lets of the kernel, as an expression of what the host knows.
+        // The lets written out and simplified first (when that stays small)
+        // keeps terms that cancel from widening the range.
+        std::optional<KernelSize> dynamic;
+        for (const Expr &candidate : {bound, e}) {
+            if (!candidate.defined()) continue;
+            Interval range = bounds_of_expr_in_scope(candidate, ranges());
+            if (!range.has_upper_bound()) continue;
+            Expr upper = simplify(range.max);
+            if (auto c = as_const_int(upper)) return constant(*c);
+            if (!dynamic && host_known(upper)) dynamic = KernelSize{std::nullopt, upper};
         }
-        return {std::nullopt, Expr()};
+        return dynamic ? *dynamic : KernelSize{std::nullopt, Expr()};
     }
 
 private:
-    std::map<std::string, Expr> lets;
+    Stmt kernel;
+    std::map<std::string, Expr> lets, all_lets; // the kernel's; with the host's
     std::set<std::string> inner;
+    mutable std::optional<Scope<Interval>> loop_and_let_ranges;
+
+    bool host_known(const Expr &e) const {
+        if (!e.defined()) return false;
+        for (const auto &v : free_variables(e))
+            if (inner.count(v)) return false;
+        return true;
+    }
+
+    /** The range of every loop variable and let of the kernel (names are
+     * unique after lowering), outer ones first so that inner ranges are
+     * written in terms of what the host knows. Ranges too large to be
+     * worth carrying are left unbounded. Built on first use. */
+    const Scope<Interval> &ranges() const {
+        if (loop_and_let_ranges) return *loop_and_let_ranges;
+        loop_and_let_ranges.emplace();
+        Scope<Interval> &scope = *loop_and_let_ranges;
+        auto bounded = [&](const Expr &lo, const Expr &hi) {
+            Interval a = bounds_of_expr_in_scope(lo, scope), b = bounds_of_expr_in_scope(hi, scope);
+            Interval r(a.min.defined() ? simplify(a.min) : Expr(),
+                       b.max.defined() ? simplify(b.max) : Expr());
+            constexpr double max_nodes = 400;
+            if (r.min.defined() && tree_size(r.min) > max_nodes) r.min = Expr();
+            if (r.max.defined() && tree_size(r.max) > max_nodes) r.max = Expr();
+            return r;
+        };
+        visit_all(kernel, [&](const IRNode *n) {
+            if (n->node_type == IRNodeType::For) {
+                const auto *f = static_cast<const For *>(n);
+                Expr last =
+                    simplify(Sub::make(Add::make(f->min, f->extent), make_one(f->extent.type())));
+                scope.push(f->name, bounded(f->min, last));
+            } else if (n->node_type == IRNodeType::LetStmt) {
+                const auto *l = static_cast<const LetStmt *>(n);
+                if (l->value.type().is_int()) scope.push(l->name, bounded(l->value, l->value));
+            } else if (n->node_type == IRNodeType::Let) {
+                const auto *l = static_cast<const Let *>(n);
+                if (l->value.type().is_int()) scope.push(l->name, bounded(l->value, l->value));
+            }
+        });
+        return scope;
+    }
 };
 
 /** Shared memory accesses of a statement: names of shared allocations only. */
@@ -120,8 +187,9 @@ struct SharedUse {
 
 class FuseBlock {
 public:
-    FuseBlock(const Stmt &kernel, const std::string &kernel_loop)
-        : scope(kernel), kernel_loop(kernel_loop) {}
+    FuseBlock(const Stmt &kernel, const std::string &kernel_loop,
+              const std::map<std::string, Expr> &host_lets)
+        : scope(kernel, host_lets), kernel_loop(kernel_loop) {}
 
     Stmt run(const Stmt &body) {
         find_shared_and_threads(body);
@@ -541,6 +609,11 @@ private:
 
 /** Finds each kernel (outermost block loop) and fuses its innermost block body. */
 class FuseKernels : public IRMutator {
+public:
+    explicit FuseKernels(const Stmt &pipeline) : host_lets(let_values(pipeline)) {}
+
+private:
+    std::map<std::string, Expr> host_lets;
     using IRMutator::visit;
 
     Stmt fuse_nest(const Stmt &s, const Stmt &kernel, const std::string &kernel_loop) {
@@ -556,7 +629,7 @@ class FuseKernels : public IRMutator {
                                                                 << " are not perfectly nested; "
                                                                    "only lets may come between "
                                                                    "a kernel's block loops");
-        return FuseBlock(kernel, kernel_loop).run(s);
+        return FuseBlock(kernel, kernel_loop, host_lets).run(s);
     }
 
     Stmt visit(const For *op) override {
@@ -568,7 +641,7 @@ class FuseKernels : public IRMutator {
 } // namespace
 
 Stmt fuse_gpu_thread_loops(const Stmt &s) {
-    return FuseKernels().mutate(s);
+    return FuseKernels(s).mutate(s);
 }
 
 } // namespace Internal

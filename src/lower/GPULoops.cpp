@@ -144,7 +144,7 @@ Expr write_out_lets(const Expr &e, const std::map<std::string, Expr> &lets, int 
     return r;
 }
 
-Expr cancel_difference(const Expr &a, const Expr &b);
+Expr cancel_difference(const Expr &a, const Expr &b, bool *cancelled = nullptr);
 
 class ConstantBound {
 public:
@@ -237,6 +237,30 @@ private:
     // up (no bound) rather than take long.
     int budget = 20000;
     std::map<std::tuple<const IRNode *, const IRNode *, bool>, std::optional<int64_t>> memo;
+
+    /** Expressions made while bounding: kept alive, since the memo is keyed
+     * by node address. */
+    std::vector<Expr> made;
+
+    /** e * c with the product moved inside a min, max, sum or difference
+     * (undefined for other e). */
+    Expr distribute(const Expr &e, int64_t c) {
+        auto times = [&](const Expr &x) {
+            if (auto v = as_const_int(x)) return make_const(x.type(), *v * c);
+            return Mul::make(x, make_const(x.type(), c));
+        };
+        Expr r;
+        if (const auto *m = e.as<Min>())
+            r = Min::make(times(m->a), times(m->b));
+        else if (const auto *m = e.as<Max>())
+            r = Max::make(times(m->a), times(m->b));
+        else if (const auto *a = e.as<Add>())
+            r = Add::make(times(a->a), times(a->b));
+        else if (const auto *a = e.as<Sub>())
+            r = Sub::make(times(a->a), times(a->b));
+        if (r.defined()) made.push_back(r);
+        return r;
+    }
 
     /** e with the lets it uses written out (for comparing terms). */
     Expr expand(const Expr &e) {
@@ -357,10 +381,32 @@ private:
                 if (d) consider(*d - *c);
             }
         }
-        // (p / c) * c lies in [p - (c - 1), p].
-        auto rounded_down = [](const Expr &e, Expr &p) -> int64_t {
+        // Products by one positive constant: p * c - q * c is c * (p - q);
+        // c * min(p, q) is min(c * p, c * q) (and so for max, + and -), so
+        // the terms inside can pair with the other side.
+        auto positive_factor = [](const Expr &e) -> int64_t {
             const auto *m = e.as<Mul>();
-            const auto *d = m ? m->a.as<Div>() : nullptr;
+            auto c = m ? as_const_int(m->b) : std::nullopt;
+            return c && *c > 0 ? *c : 0;
+        };
+        int64_t cx = positive_factor(x), cy = positive_factor(y);
+        if (cx && cx == cy) {
+            auto d = difference(x.as<Mul>()->a, y.as<Mul>()->a, upper, depth + 1);
+            if (d) consider(*d * cx);
+        }
+        if (cx) {
+            if (Expr spread = distribute(resolve(x.as<Mul>()->a, depth), cx); spread.defined())
+                consider(difference(spread, y, upper, depth + 1));
+        }
+        if (cy) {
+            if (Expr spread = distribute(resolve(y.as<Mul>()->a, depth), cy); spread.defined())
+                consider(difference(x, spread, upper, depth + 1));
+        }
+        // (p / c) * c lies in [p - (c - 1), p].
+        auto rounded_down = [&](const Expr &e, Expr &p) -> int64_t {
+            const auto *m = e.as<Mul>();
+            Expr quotient = m ? resolve(m->a, depth) : Expr();
+            const auto *d = m ? quotient.as<Div>() : nullptr;
             auto c = m ? as_const_int(m->b) : std::nullopt;
             if (!d || !c || *c <= 0 || !is_const(d->b, *c)) return 0;
             p = d->a;
@@ -389,9 +435,11 @@ private:
             }
         }
         if (best) return best;
-        Expr diff = cancel_difference(x, y);
+        bool cancelled = false;
+        Expr diff = cancel_difference(x, y, &cancelled);
         if (auto c = as_const_int(diff)) return *c;
-        if (diff.as<Sub>()) return std::nullopt; // nothing cancelled
+        if (!cancelled) return std::nullopt; // bounding the same difference again
+        made.push_back(diff);
         return bound(diff, upper, depth + 1);
     }
 };
@@ -410,7 +458,7 @@ namespace {
 
 /** a - b with the terms the two sums share cancelled: the simplifier keeps
  * (i * t + t + m) - (i * t + m) as it is when t is not a constant. */
-Expr cancel_difference(const Expr &a, const Expr &b) {
+Expr cancel_difference(const Expr &a, const Expr &b, bool *cancelled) {
     std::vector<std::pair<Expr, int>> terms; // term and sign
     std::function<void(const Expr &, int)> flatten = [&](const Expr &e, int sign) {
         if (const auto *x = e.as<Add>()) {
@@ -423,6 +471,7 @@ Expr cancel_difference(const Expr &a, const Expr &b) {
             for (auto &t : terms) {
                 if (t.second == -sign && equal(t.first, e)) {
                     t.second = 0;
+                    if (cancelled) *cancelled = true;
                     return;
                 }
             }
@@ -459,7 +508,16 @@ class BoundClampDifferences : public IRMutator {
                 return Max::make(cancel_difference(ma->b, mb->b), make_zero(a.type()));
             return Max::make(cancel_difference(ma->a, mb->a), cancel_difference(ma->b, mb->b));
         }
-        return Sub::make(a, b);
+        // max(p, q) - r is max(p - r, q - r) (and so for min), so that r
+        // cancels against terms inside.
+        bool b_clamp = b.as<Min>() || b.as<Max>();
+        if (const auto *m = a.as<Max>(); m && !b_clamp)
+            return Max::make(mutate(Sub::make(m->a, b)), mutate(Sub::make(m->b, b)));
+        if (const auto *m = a.as<Min>(); m && !b_clamp)
+            return Min::make(mutate(Sub::make(m->a, b)), mutate(Sub::make(m->b, b)));
+        // The same difference with the terms both sides share cancelled
+        // (the simplifier keeps (p + q + m) - (p + r + m) when p is not simple).
+        return cancel_difference(a, b);
     }
 };
 
@@ -467,7 +525,12 @@ class BoundClampDifferences : public IRMutator {
 
 Expr symbolic_upper_bound(const Expr &e, const std::map<std::string, Expr> &lets) {
     Expr r = write_out_lets(e, lets, 32, 2000);
-    return r.defined() ? simplify(BoundClampDifferences().mutate(simplify(r))) : r;
+    if (!r.defined()) return r;
+    // Lets inside the value (common subexpressions) too, so that the terms
+    // they share with the rest cancel.
+    Expr inlined = substitute_in_all_lets(r);
+    if (tree_size(inlined) <= 2000) r = inlined;
+    return simplify(BoundClampDifferences().mutate(simplify(r)));
 }
 
 } // namespace Internal

@@ -251,7 +251,14 @@ private:
         Expr shared_bytes = make_zero(Int(32));
         DeviceKernel k;
         if (const auto *a = body.as<Allocate>(); a && a->name == shared_allocation_name) {
-            if (auto c = as_const_int(a->extents[0])) {
+            // CUDA declares at most 48 KiB of shared memory statically; a
+            // block needing more gets it as dynamic shared memory (which the
+            // runtime opts in to).
+            constexpr int64_t cuda_static_shared_limit = 48 * 1024;
+            auto c = as_const_int(a->extents[0]);
+            if (c && outer->device_api == DeviceAPI::CUDA && *c > cuda_static_shared_limit)
+                c.reset();
+            if (c) {
                 k.constant_shared_bytes = *c;
             } else {
                 shared_bytes = a->extents[0];

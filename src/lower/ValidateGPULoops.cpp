@@ -3,6 +3,7 @@
 #include "ir/Error.h"
 #include "ir/IRPrinter.h"
 #include "ir/IRVisitor.h"
+#include "lower/CUDACapability.h"
 #include "lower/GPULoops.h"
 
 namespace loom {
@@ -35,23 +36,31 @@ private:
 
     void check_target(const For *op) {
         DeviceAPI api = op->device_api;
-        bool has_opencl = target.has_feature(Target::OpenCL);
-        if (api == DeviceAPI::CUDA)
-            user_error("Func " << loop_func_name(op->name) << " runs " << describe_loop(op->name)
-                               << " with " << directive(op->for_type)
-                               << " on DeviceAPI::CUDA, but Loom has no CUDA backend yet; use "
-                                  "DeviceAPI::OpenCL (or Default_GPU) with an opencl target");
         if (api == DeviceAPI::Host || api == DeviceAPI::None)
             user_error("Func " << loop_func_name(op->name) << " runs " << describe_loop(op->name)
                                << " with " << directive(op->for_type)
-                               << " on a host device API; GPU loops need DeviceAPI::OpenCL or "
-                                  "DeviceAPI::Default_GPU");
-        if (!has_opencl)
+                               << " on a host device API; GPU loops need DeviceAPI::CUDA, "
+                                  "DeviceAPI::OpenCL or DeviceAPI::Default_GPU");
+        if (!target.has_gpu_feature())
             user_error("Func " << loop_func_name(op->name) << " schedules "
                                << describe_loop(op->name) << " with " << directive(op->for_type)
                                << ", but target " << target.to_string()
-                               << " has no GPU feature: add 'opencl' to the target (for example "
-                                  "host-opencl, or Target::with_feature(Target::OpenCL))");
+                               << " has no GPU feature: add 'cuda' or 'opencl' to the target "
+                                  "(for example host-cuda or host-opencl, or "
+                                  "Target::with_feature(Target::CUDA))");
+        if (api != DeviceAPI::Default_GPU && !target.supports_device_api(api)) {
+            const char *feature = api == DeviceAPI::CUDA ? "cuda" : "opencl";
+            user_error("Func " << loop_func_name(op->name) << " runs " << describe_loop(op->name)
+                               << " with " << directive(op->for_type)
+                               << " on DeviceAPI::" << (api == DeviceAPI::CUDA ? "CUDA" : "OpenCL")
+                               << ", but target " << target.to_string() << " has no '" << feature
+                               << "' feature: add it to the target, or schedule the loop on "
+                                  "DeviceAPI::Default_GPU (the target's GPU API)");
+        }
+        if (api == DeviceAPI::CUDA ||
+            (api == DeviceAPI::Default_GPU &&
+             get_default_device_api_for_target(target) == DeviceAPI::CUDA))
+            check_cuda_capabilities_supported(target, "Func " + loop_func_name(op->name));
     }
 
     void visit(const For *op) override {

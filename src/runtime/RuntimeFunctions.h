@@ -93,16 +93,38 @@ void loom_reset_streaming_store_threshold(void);
  * and LOOM_KERNEL_CACHE_DIR (default $XDG_CACHE_HOME/loom/kernels or
  * ~/.cache/loom/kernels; empty: no disk cache) when it builds a program;
  * LOOM_DEBUG >= 1 prints each program's source once per process.
+ * CUDA (cuda_*.cpp) runs in the primary context of device LOOM_CUDA_DEVICE
+ * (default 0) unless loom_cuda_set_context / loom_cuda_set_context_hooks
+ * chose another; `source` is CUDA C, compiled with NVRTC for the device's
+ * compute capability (options from LOOM_NVRTC_OPTIONS; disk cache as
+ * above), or an AOT CUDA bundle (cuda_compile.h) whose best image is loaded;
+ * LOOM_DEBUG >= 1 prints NVRTC's ptxas report once per program.
  * `arg_kinds` has one letter per kernel argument, in order:
  *   'b'  args[i] holds a loom_buffer_t * with a device allocation of this API;
  *   '1' '2' '4' '8'  a scalar of that many bytes in the low bytes of args[i];
  *   's'  (last only) the kernel's dynamic shared/local memory, shared_bytes
- *        long (args[i] unused).
+ *        long (args[i] unused; CUDA kernels take it as extern __shared__
+ *        memory, not as a parameter).
  * shared_bytes is the dynamic shared memory of the launch (0 when none). */
 int loom_device_run(void *uc, int32_t device_api, const char *source, const char *kernel_name,
                     int32_t blocks_x, int32_t blocks_y, int32_t blocks_z, int32_t threads_x,
                     int32_t threads_y, int32_t threads_z, int32_t shared_bytes,
                     const char *arg_kinds, const uint64_t *args);
+
+/* What one block of a kernel may use on the device the runtime runs
+ * device_api's kernels on (the JIT checks kernels of constant block size
+ * against it at compile time; launches check again). */
+typedef struct loom_device_limits_t {
+    int64_t max_threads_per_block;
+    int64_t max_threads[3];   /* per dimension */
+    int64_t max_shared_bytes; /* shared (local) memory per block */
+    char device_name[128];
+} loom_device_limits_t;
+
+/* Fills *limits for the device of device_api (initializing the API if it
+ * was not yet); returns 0, or an error code (reported through uc) when the
+ * API has no device here. */
+int loom_device_get_limits(void *uc, int32_t device_api, loom_device_limits_t *limits);
 
 /* Generated-code forms of the buffer operations in LoomRuntime.h, taking the
  * device API as a number (loom_device_api_t). */

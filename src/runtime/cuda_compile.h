@@ -26,8 +26,10 @@ struct NvrtcOutput {
 };
 
 /** Is NVRTC loadable? When not, *why_not (if given) says what was tried:
- * LOOM_NVRTC_LIBRARY, libnvrtc.so.<major> in the loader path, then
- * $CUDA_PATH/lib64, /usr/local/cuda/lib64. */
+ * LOOM_NVRTC_LIBRARY when set (then nothing else: a named library is never
+ * silently replaced), else libnvrtc.so.13/12/11.2/11 and libnvrtc.so in the
+ * loader path, then in $CUDA_PATH/lib64 and /usr/local/cuda/lib64. Loaded
+ * once per process. */
 bool nvrtc_available(std::string *why_not = nullptr);
 
 /** NVRTC's version as major * 1000 + minor * 10 (13000 for 13.0); 0 when

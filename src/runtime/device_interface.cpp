@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <new>
 
+#include "cuda_entry.h"
 #include "device_internal.h"
 #include "opencl_entry.h"
 
@@ -72,6 +73,7 @@ extern "C" {
 
 const loom_device_interface_t *loom_device_interface_for(int32_t device_api) {
     if (device_api == loom_device_api_opencl) return loom_opencl_device_interface();
+    if (device_api == loom_device_api_cuda) return loom_cuda_device_interface();
     return nullptr;
 }
 
@@ -103,7 +105,11 @@ int loom_device_free(void *uc, loom_buffer_t *b) {
 }
 
 int loom_device_sync(void *uc, loom_buffer_t *b) {
-    if (!b) return loom_rt::opencl_sync_all(uc);
+    if (!b) {
+        int r = loom_rt::opencl_sync_all(uc);
+        int c = loom_rt::cuda_sync_all(uc);
+        return r ? r : c;
+    }
     if (!b->device_interface) return 0;
     return b->device_interface->device_sync(uc, b);
 }
@@ -155,11 +161,23 @@ int loom_device_run(void *uc, int32_t device_api, const char *source, const char
                     int32_t blocks_x, int32_t blocks_y, int32_t blocks_z, int32_t threads_x,
                     int32_t threads_y, int32_t threads_z, int32_t shared_bytes,
                     const char *arg_kinds, const uint64_t *args) {
-    if (device_api != loom_device_api_opencl) return no_interface(uc, device_api);
     const int32_t blocks[3] = {blocks_x, blocks_y, blocks_z};
     const int32_t threads[3] = {threads_x, threads_y, threads_z};
-    return loom_rt::opencl_run(uc, source, kernel_name, blocks, threads, shared_bytes, arg_kinds,
-                               args);
+    if (device_api == loom_device_api_opencl)
+        return loom_rt::opencl_run(uc, source, kernel_name, blocks, threads, shared_bytes,
+                                   arg_kinds, args);
+    if (device_api == loom_device_api_cuda)
+        return loom_rt::cuda_run(uc, source, kernel_name, blocks, threads, shared_bytes, arg_kinds,
+                                 args);
+    return no_interface(uc, device_api);
+}
+
+int loom_device_get_limits(void *uc, int32_t device_api, loom_device_limits_t *limits) {
+    if (!limits) return loom_rt::device_error(uc, "loom_device_get_limits was given NULL");
+    *limits = loom_device_limits_t{};
+    if (device_api == loom_device_api_opencl) return loom_rt::opencl_get_limits(uc, limits);
+    if (device_api == loom_device_api_cuda) return loom_rt::cuda_get_limits(uc, limits);
+    return no_interface(uc, device_api);
 }
 
 int loom_buffer_copy_to_device(void *uc, loom_buffer_t *b, int32_t device_api) {
@@ -196,11 +214,14 @@ void loom_device_program_stats(int32_t device_api, int64_t *built_from_source,
     if (loaded_from_cache) *loaded_from_cache = 0;
     if (device_api == loom_device_api_opencl)
         loom_rt::opencl_program_stats(built_from_source, loaded_from_cache);
+    if (device_api == loom_device_api_cuda)
+        loom_rt::cuda_program_stats(built_from_source, loaded_from_cache);
 }
 
 int loom_device_reset(void *uc, int32_t device_api) {
-    if (device_api != loom_device_api_opencl) return no_interface(uc, device_api);
-    return loom_rt::opencl_reset(uc);
+    if (device_api == loom_device_api_opencl) return loom_rt::opencl_reset(uc);
+    if (device_api == loom_device_api_cuda) return loom_rt::cuda_reset(uc);
+    return no_interface(uc, device_api);
 }
 
 loom_buffer_t *loom_device_buffer_create(void *uc, void *host, int64_t bytes, int32_t device_api) {

@@ -1,7 +1,8 @@
 // Layout arithmetic of device allocations: a buffer's device memory has the
 // same strides as its host memory, with the element at the mins (the host
-// pointer) at byte 0. These helpers size allocations, place crops and slices,
-// and split copies into contiguous runs; they know nothing of any device API.
+// pointer) at byte 0. These helpers size allocations (and their pool size
+// classes), place crops and slices, check and plan copies, and split them
+// into contiguous runs; they know nothing of any device API.
 
 #include <algorithm>
 #include <cstdlib>
@@ -138,6 +139,52 @@ bool same_layout_copy_plan(const loom_buffer_t *b, CopyPlan *plan, std::string *
         stride[i] = b->dim[i].stride;
     }
     return plan->init(b->dimensions, extent, stride, stride, element_bytes(b), error);
+}
+
+int plan_buffer_copy(void *uc, const char *api_name, const loom_buffer_t *src,
+                     const loom_buffer_t *dst, CopyPlan *plan, int64_t *src_base) {
+    const std::string who = std::string(api_name) + ": buffer_copy";
+    if (src->dimensions != dst->dimensions || element_bytes(src) != element_bytes(dst) ||
+        src->dimensions > CopyPlan::max_dims)
+        return device_error(uc, who + " from " + describe_buffer(src) + " to " +
+                                    describe_buffer(dst) +
+                                    ": the element sizes or dimension counts differ");
+    int32_t extent[CopyPlan::max_dims];
+    int64_t src_stride[CopyPlan::max_dims], dst_stride[CopyPlan::max_dims];
+    int64_t base = 0, eb = int64_t(element_bytes(src));
+    for (int i = 0; i < dst->dimensions; i++) {
+        const loom_dimension_t &d = dst->dim[i], &sd = src->dim[i];
+        if (d.extent > 0 && (d.min < sd.min || d.min + d.extent > sd.min + sd.extent))
+            return device_error(uc, who + ": dimension " + std::to_string(i) +
+                                        " of the destination (" + std::to_string(d.min) + " to " +
+                                        std::to_string(d.min + d.extent - 1) +
+                                        ") is not inside the source (" + std::to_string(sd.min) +
+                                        " to " + std::to_string(sd.min + sd.extent - 1) + ")");
+        extent[i] = d.extent;
+        src_stride[i] = sd.stride;
+        dst_stride[i] = d.stride;
+        base += int64_t(d.min - sd.min) * sd.stride * eb;
+    }
+    std::string error;
+    if (!plan->init(dst->dimensions, extent, src_stride, dst_stride, element_bytes(src), &error))
+        return device_error(uc, who + ": " + error);
+    *src_base = base;
+    return 0;
+}
+
+int both_dirty_error(void *uc, const char *api_name, const loom_buffer_t *b,
+                     const char *operation) {
+    return device_error(uc, std::string(api_name) + ": " + operation + " of " + describe_buffer(b) +
+                                ", which is both host-dirty and device-dirty: the host and the "
+                                "device each hold changes the other lacks");
+}
+
+size_t allocation_size_class(size_t bytes) {
+    if (bytes <= 256) return 256;
+    size_t p = 1;
+    while (p <= bytes / 2) p *= 2;
+    size_t step = p / 4;
+    return (bytes + step - 1) / step * step;
 }
 
 int debug_level() {

@@ -126,6 +126,18 @@ int opencl_reset(void *uc) {
     return 0;
 }
 
+int opencl_get_limits(void *uc, loom_device_limits_t *limits) {
+    OpenCLState &s = cl_state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (int r = ensure_initialized_locked(uc, s)) return r;
+    limits->max_threads_per_block = int64_t(s.info.max_work_group_size);
+    for (int i = 0; i < 3; i++) limits->max_threads[i] = int64_t(s.info.max_work_item_sizes[i]);
+    limits->max_shared_bytes = int64_t(s.info.local_mem_size);
+    std::snprintf(limits->device_name, sizeof(limits->device_name), "%s",
+                  s.info.device_name.c_str());
+    return 0;
+}
+
 void opencl_program_stats(int64_t *built_from_source, int64_t *loaded_from_cache) {
     OpenCLState &s = cl_state();
     std::lock_guard<std::mutex> lock(s.mutex);

@@ -13,17 +13,8 @@ namespace loom_rt {
 
 namespace {
 
-bool host_dirty(const loom_buffer_t *b) {
-    return (b->flags & loom_buffer_flag_host_dirty) != 0;
-}
-bool device_dirty(const loom_buffer_t *b) {
-    return (b->flags & loom_buffer_flag_device_dirty) != 0;
-}
-
 int both_dirty(void *uc, const loom_buffer_t *b, const char *operation) {
-    return device_error(uc, std::string("OpenCL: ") + operation + " of " + describe_buffer(b) +
-                                ", which is both host-dirty and device-dirty: the host and the "
-                                "device each hold changes the other lacks");
+    return both_dirty_error(uc, "OpenCL", b, operation);
 }
 
 // Waits for the queue; a failure here may come from an earlier kernel.
@@ -100,27 +91,9 @@ int copy_to_host_locked(void *uc, OpenCLState &s, loom_buffer_t *b) {
 
 int buffer_copy_locked(void *uc, OpenCLState &s, loom_buffer_t *src, bool to_device,
                        loom_buffer_t *dst) {
-    if (src->dimensions != dst->dimensions || element_bytes(src) != element_bytes(dst) ||
-        src->dimensions > CopyPlan::max_dims)
-        return device_error(uc, "OpenCL: buffer_copy from " + describe_buffer(src) + " to " +
-                                    describe_buffer(dst) +
-                                    ": the element sizes or dimension counts differ");
-    int32_t extent[CopyPlan::max_dims];
-    int64_t src_stride[CopyPlan::max_dims], dst_stride[CopyPlan::max_dims];
-    int64_t src_base = 0, eb = int64_t(element_bytes(src));
-    for (int i = 0; i < dst->dimensions; i++) {
-        const loom_dimension_t &d = dst->dim[i], &sd = src->dim[i];
-        if (d.extent > 0 && (d.min < sd.min || d.min + d.extent > sd.min + sd.extent))
-            return device_error(uc, "OpenCL: buffer_copy: dimension " + std::to_string(i) +
-                                        " of the destination (" + std::to_string(d.min) + " to " +
-                                        std::to_string(d.min + d.extent - 1) +
-                                        ") is not inside the source (" + std::to_string(sd.min) +
-                                        " to " + std::to_string(sd.min + sd.extent - 1) + ")");
-        extent[i] = d.extent;
-        src_stride[i] = sd.stride;
-        dst_stride[i] = d.stride;
-        src_base += int64_t(d.min - sd.min) * sd.stride * eb;
-    }
+    CopyPlan plan;
+    int64_t src_base = 0;
+    if (int r = plan_buffer_copy(uc, "OpenCL", src, dst, &plan, &src_base)) return r;
     if (host_dirty(src) && device_dirty(src)) return both_dirty(uc, src, "buffer_copy");
     bool from_device = src->device && (device_dirty(src) || !src->host);
     cl_mem src_mem = nullptr, dst_mem = nullptr;
@@ -141,10 +114,6 @@ int buffer_copy_locked(void *uc, OpenCLState &s, loom_buffer_t *src, bool to_dev
                                         describe_buffer(dst) + ", which has none");
         if (int r = copy_to_host_locked(uc, s, dst)) return r;
     }
-    CopyPlan plan;
-    std::string error;
-    if (!plan.init(dst->dimensions, extent, src_stride, dst_stride, element_bytes(src), &error))
-        return device_error(uc, "OpenCL: buffer_copy: " + error);
     const CLApi &api = *s.api;
     int r = plan.for_each_run(src_base, 0, [&](const CopyRun &run) -> int {
         size_t so = size_t(run.src_offset), d = size_t(run.dst_offset), n = size_t(run.bytes);

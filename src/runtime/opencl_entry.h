@@ -14,6 +14,9 @@ int opencl_run(void *uc, const char *source, const char *kernel_name, const int3
                const int32_t threads[3], int32_t shared_bytes, const char *arg_kinds,
                const uint64_t *args);
 
+/** loom_device_get_limits for OpenCL. */
+int opencl_get_limits(void *uc, loom_device_limits_t *limits);
+
 /** Waits for all queued OpenCL work; 0 when OpenCL was never used. */
 int opencl_sync_all(void *uc);
 

@@ -14,18 +14,6 @@ namespace loom_rt {
 
 namespace {
 
-const size_t pool_max_entries = 64;
-const size_t pool_max_bytes = size_t(256) << 20;
-
-// Size classes: 256 bytes, then four steps per power of two (at most 25% waste).
-size_t size_class(size_t bytes) {
-    if (bytes <= 256) return 256;
-    size_t p = 1;
-    while (p <= bytes / 2) p *= 2;
-    size_t step = p / 4;
-    return (bytes + step - 1) / step * step;
-}
-
 bool is_out_of_memory(cl_int err) {
     return err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES ||
            err == CL_OUT_OF_HOST_MEMORY;
@@ -47,7 +35,7 @@ int allocate_locked(void *uc, OpenCLState &s, size_t bytes, const loom_buffer_t 
                                     "the device's largest allocation of " +
                                     std::to_string(s.info.max_mem_alloc_size) +
                                     " bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE)");
-    size_t cls = std::min<size_t>(size_class(bytes), s.info.max_mem_alloc_size);
+    size_t cls = std::min<size_t>(allocation_size_class(bytes), s.info.max_mem_alloc_size);
     auto pooled = s.pool.find(cls);
     cl_mem mem = nullptr;
     if (pooled != s.pool.end()) {

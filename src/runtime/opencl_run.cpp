@@ -11,38 +11,31 @@ namespace loom_rt {
 
 namespace {
 
-std::string dims_text(const int32_t v[3]) {
-    return std::to_string(v[0]) + "x" + std::to_string(v[1]) + "x" + std::to_string(v[2]);
-}
-
 int check_launch(void *uc, const OpenCLState &s, const KernelEntry &k, const int32_t blocks[3],
                  const int32_t threads[3], int64_t dynamic_local) {
     const std::string who = "OpenCL kernel " + k.name + ": ";
-    for (int i = 0; i < 3; i++) {
-        if (threads[i] < 1 || blocks[i] < 0)
-            return device_error(uc, who + "launched with " + dims_text(blocks) + " blocks of " +
-                                        dims_text(threads) +
-                                        " threads; threads must be >= 1 and blocks >= 0");
-    }
+    if (int r = check_launch_dims(uc, who, blocks, threads)) return r;
     int64_t per_block = int64_t(threads[0]) * threads[1] * threads[2];
     if (uint64_t(per_block) > k.work_group_size)
-        return device_error(
-            uc, who + "a block of " + dims_text(threads) + " = " + std::to_string(per_block) +
-                    " threads exceeds the kernel's maximum work-group size of " +
-                    std::to_string(k.work_group_size) + " (CL_KERNEL_WORK_GROUP_SIZE on \"" +
-                    s.info.device_name + "\"); use fewer threads per block");
+        return device_error(uc, who + "a block of " + launch_dims_text(threads) + " = " +
+                                    std::to_string(per_block) +
+                                    " threads exceeds the kernel's maximum work-group size of " +
+                                    std::to_string(k.work_group_size) +
+                                    " (CL_KERNEL_WORK_GROUP_SIZE on \"" + s.info.device_name +
+                                    "\"); use fewer threads per block");
     for (int i = 0; i < 3; i++) {
         if (size_t(threads[i]) > s.info.max_work_item_sizes[i])
-            return device_error(uc, who + "a block of " + dims_text(threads) + " threads has " +
-                                        std::to_string(threads[i]) + " in dimension " +
-                                        std::to_string(i) + ", more than the device's maximum of " +
+            return device_error(uc, who + "a block of " + launch_dims_text(threads) +
+                                        " threads has " + std::to_string(threads[i]) +
+                                        " in dimension " + std::to_string(i) +
+                                        ", more than the device's maximum of " +
                                         std::to_string(s.info.max_work_item_sizes[i]) +
                                         " (CL_DEVICE_MAX_WORK_ITEM_SIZES)");
     }
     const size_t *reqd = k.compile_work_group_size;
     if (reqd[0] && (reqd[0] != size_t(threads[0]) || reqd[1] != size_t(threads[1]) ||
                     reqd[2] != size_t(threads[2])))
-        return device_error(uc, who + "launched with blocks of " + dims_text(threads) +
+        return device_error(uc, who + "launched with blocks of " + launch_dims_text(threads) +
                                     " threads but the kernel declares reqd_work_group_size(" +
                                     std::to_string(reqd[0]) + ", " + std::to_string(reqd[1]) +
                                     ", " + std::to_string(reqd[2]) + ")");
@@ -66,13 +59,8 @@ int set_args(void *uc, const OpenCLState &s, const KernelEntry &k, int32_t share
         return device_error(uc, who + "given " + std::to_string(count) + " arguments (\"" +
                                     (arg_kinds ? arg_kinds : "") + "\") but it takes " +
                                     std::to_string(k.num_args));
-    bool has_shared = count > 0 && arg_kinds[count - 1] == 's';
-    if (shared_bytes < 0 || (shared_bytes > 0 && !has_shared))
-        return device_error(
-            uc, who + "launched with " + std::to_string(shared_bytes) +
-                    " bytes of dynamic shared memory but " +
-                    (shared_bytes < 0 ? "that is negative" : "no 's' argument to pass them in"));
-    *dynamic_local = has_shared ? shared_bytes : 0;
+    if (int r = launch_dynamic_shared(uc, who, shared_bytes, arg_kinds, count, dynamic_local))
+        return r;
     for (size_t i = 0; i < count; i++) {
         cl_uint index = cl_uint(i);
         cl_int err = CL_SUCCESS;
@@ -106,20 +94,14 @@ int set_args(void *uc, const OpenCLState &s, const KernelEntry &k, int32_t share
             err = s.api->clSetKernelArg(k.kernel, index, 8, &v8);
             break;
         case 's':
-            if (i + 1 != count)
-                return device_error(uc, who +
-                                            "the 's' (dynamic shared memory) argument must be "
-                                            "the last one; argument kinds \"" +
-                                            std::string(arg_kinds) + "\"");
+            if (i + 1 != count) return shared_arg_not_last_error(uc, who, arg_kinds);
             // A __local argument of 0 bytes is invalid in OpenCL; a launch
             // whose shared size computes to 0 still needs a valid pointer.
             err = s.api->clSetKernelArg(k.kernel, index,
                                         size_t(shared_bytes > 0 ? shared_bytes : 1), nullptr);
             break;
         default:
-            return device_error(uc, who + "argument " + std::to_string(i) +
-                                        " has the unknown kind '" + std::string(1, arg_kinds[i]) +
-                                        "' (use b, 1, 2, 4, 8 or a final s)");
+            return unknown_arg_kind_error(uc, who, i, arg_kinds[i]);
         }
         if (err != CL_SUCCESS)
             return cl_fail(uc, err, "clSetKernelArg",
@@ -152,8 +134,8 @@ int opencl_run(void *uc, const char *source, const char *kernel_name, const int3
                                                nullptr, nullptr);
     if (err != CL_SUCCESS)
         return cl_fail(uc, err, "clEnqueueNDRangeKernel",
-                       "kernel " + k->name + ", " + dims_text(blocks) + " blocks of " +
-                           dims_text(threads) + " threads");
+                       "kernel " + k->name + ", " + launch_dims_text(blocks) + " blocks of " +
+                           launch_dims_text(threads) + " threads");
     return 0;
 }
 

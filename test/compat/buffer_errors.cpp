@@ -84,10 +84,12 @@ TEST_CASE("Runtime::Buffer: bad arguments throw BufferError", "[compat][buffer][
     CHECK_THROWS_WITH(b.for_each_element([](int) {}),
                       Contains("takes 1 coordinates but the buffer has 2 dimensions"));
 
-    // Runtime::Buffer leaves device memory to loom::Buffer.
+    // A crop of device memory needs the device interface that owns it.
     loom_buffer_t raw = *b.raw_buffer();
     raw.device = 1;
     Halide::Runtime::Buffer<uint8_t> with_device(raw);
     CHECK_THROWS_WITH(with_device.cropped(0, 0, 1),
-                      Contains("crop of a buffer with device memory"));
+                      Contains("crop of a buffer with a device handle but no device interface"));
+    CHECK_THROWS_WITH(with_device.sliced(1, 0),
+                      Contains("slice of a buffer with a device handle but no device interface"));
 }

@@ -30,11 +30,29 @@ TEST_CASE("aot: a function name that is not a C identifier", "[error][aot]") {
         Contains("compile_to_static_library"));
 }
 
-TEST_CASE("aot: GPU targets are not supported ahead of time", "[error][aot]") {
-    Simple p;
-    CHECK_THROWS_WITH(
-        p.f.compile_to_object("/tmp/never_written.o", {p.in}, "", Target("host-cuda")),
-        Contains("CPU targets only"));
+TEST_CASE("aot: a GPU kernel may not read a Buffer embedded in the library", "[error][aot][gpu]") {
+    // A concrete Buffer becomes read-only data in the object; kernels need
+    // device memory recorded in the buffer, so it must be an input instead.
+    Buffer<float> table(16);
+    table.fill(1.0f);
+    ImageParam in(Float(32), 1, "in");
+    Var x("x"), xo("xo"), xi("xi");
+    Func lookup("lookup");
+    lookup(x) = table(x % 16) * in(x);
+    lookup.gpu_tile(x, xo, xi, 8);
+    Target t("x86-64-linux-opencl");
+    CHECK_THROWS_WITH(lookup.compile_to_static_library("/tmp/never_written", {in}, "", t),
+                      Contains("compile_to_static_library: GPU kernel") &&
+                          Contains("of Func lookup reads Buffer " + table.name()) &&
+                          Contains("make it an input"));
+    // The header needs no device code, and host code may read the Buffer.
+    CHECK_NOTHROW(lookup.compile_to_header("/tmp/gpu_embedded_table.h", {in}, "", t));
+    Func on_cpu("on_cpu"), scaled("scaled");
+    on_cpu(x) = table(x % 16) * in(x);
+    scaled(x) = on_cpu(x) * 2.0f;
+    on_cpu.compute_root();
+    scaled.gpu_tile(x, xo, xi, 8);
+    CHECK_NOTHROW(scaled.compile_to_object("/tmp/gpu_embedded_table.o", {in}, "", t));
 }
 
 TEST_CASE("aot: an output file that cannot be written", "[error][aot]") {

@@ -16,6 +16,7 @@
 #include "codegen/opencl/CodeGen_OpenCL_C.h"
 #include "ir/IR.h"
 #include "ir/IROperator.h"
+#include "kernel_text_util.h"
 #include "opencl_test_device.h"
 
 namespace loom_test {
@@ -101,21 +102,7 @@ inline Target opencl(std::vector<Target::Feature> features = {}) {
     return t;
 }
 
-// ---- Reading the source ----
-
-/** The text of one kernel, from its name to its closing brace. */
-inline std::string kernel_text(const std::string &program, const std::string &name) {
-    size_t begin = program.find(" void " + name + "(");
-    INFO(program);
-    REQUIRE(begin != std::string::npos);
-    return program.substr(begin, program.find("\n}\n", begin) - begin);
-}
-
-inline int count(const std::string &text, const std::string &what) {
-    int n = 0;
-    for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) n++;
-    return n;
-}
+// ---- Errors (kernel_text and count: kernel_text_util.h) ----
 
 /** The message of the error `f` throws as E, or "" when it throws none. */
 template <typename E> std::string error_of(const std::function<void()> &f) {

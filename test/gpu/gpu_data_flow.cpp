@@ -15,7 +15,7 @@
 using namespace loom;
 using gpu_test::check_1d;
 using gpu_test::check_2d;
-using gpu_test::opencl_target;
+using gpu_test::gpu_target;
 
 TEST_CASE("input host to device, stage to stage on the device, device to host", "[gpu]") {
     int64_t live_before = loom_device_live_allocations();
@@ -28,7 +28,7 @@ TEST_CASE("input host to device, stage to stage on the device, device to host", 
         b(x) = a(x) * 2;
         a.compute_root().gpu_tile(x, xo, xi, 16);
         b.gpu_tile(x, xo, xi, 16);
-        Buffer<int> out = b.realize({64}, opencl_target());
+        Buffer<int> out = b.realize({64}, gpu_target());
         REQUIRE(out.device_dirty());
         check_1d(out, [](int i) { return (i * i + 1) * 2; });
         REQUIRE_FALSE(out.device_dirty());
@@ -36,14 +36,14 @@ TEST_CASE("input host to device, stage to stage on the device, device to host", 
         // The host changes the input: the next run sees the new values.
         for (int i = 0; i < 64; i++) in(i) = -i;
         REQUIRE(in.host_dirty());
-        Buffer<int> out2 = b.realize({64}, opencl_target());
+        Buffer<int> out2 = b.realize({64}, gpu_target());
         check_1d(out2, [](int i) { return (-i + 1) * 2; });
 
         // The same output buffer, reused across runs.
         Buffer<int> reused(64);
         for (int run = 0; run < 3; run++) {
             for (int i = 0; i < 64; i++) in(i) = i + run;
-            b.realize(reused, opencl_target());
+            b.realize(reused, gpu_target());
             check_1d(reused, [&](int i) { return (i + run + 1) * 2; });
         }
     }
@@ -53,14 +53,14 @@ TEST_CASE("input host to device, stage to stage on the device, device to host", 
 TEST_CASE("an input already on the device is not copied again", "[gpu]") {
     Buffer<float> in(32);
     for (int i = 0; i < 32; i++) in(i) = float(i);
-    REQUIRE(in.copy_to_device(DeviceAPI::OpenCL) == 0);
+    REQUIRE(in.copy_to_device(gpu_test::gpu_device_api()) == 0);
     REQUIRE(in.has_device_allocation());
     REQUIRE_FALSE(in.host_dirty());
     Var x("x"), xo("xo"), xi("xi");
     Func f("on_device");
     f(x) = in(x)*0.5f;
     f.gpu_tile(x, xo, xi, 8);
-    Buffer<float> out = f.realize({32}, opencl_target());
+    Buffer<float> out = f.realize({32}, gpu_target());
     check_1d(out, [](int i) { return float(i) * 0.5f; });
 }
 
@@ -76,7 +76,7 @@ TEST_CASE("CPU stages feed GPU stages and back", "[gpu]") {
     cpu1.compute_root().parallel(y);
     gpu.compute_root().gpu_tile(x, y, xo, yo, xi, yi, 8, 4, TailStrategy::GuardWithIf);
     cpu2.parallel(y);
-    Buffer<int> r = cpu2.realize({18, 8}, opencl_target());
+    Buffer<int> r = cpu2.realize({18, 8}, gpu_target());
     auto c1 = [&](int i, int j) { return in(i, j) * 3; };
     auto g = [&](int i, int j) { return c1(i, j) + c1(i + 1, j); };
     check_2d(r, [&](int i, int j) { return g(i, j) - g(i, j + 1); });
@@ -94,7 +94,7 @@ TEST_CASE("many kernels in one pipeline", "[gpu]") {
         fs.push_back(f);
     }
     for (auto &f : fs) f.compute_root().gpu_tile(x, xo, xi, 16, TailStrategy::GuardWithIf);
-    Buffer<int> r = fs.back().realize({40}, opencl_target());
+    Buffer<int> r = fs.back().realize({40}, gpu_target());
     check_1d(r, [](int i) {
         // chain_k(x) = 2 chain_{k-1}(x) + chain_{k-1}(x + 1), chain_0(x) = x.
         std::vector<long> v(60);
@@ -112,7 +112,7 @@ TEST_CASE("a GPU pipeline called from a parallel CPU loop", "[gpu]") {
     f(x) = x * 10 + offset;
     f.gpu_tile(x, xo, xi, 32, TailStrategy::GuardWithIf);
     offset.set(0);
-    f.compile_jit(opencl_target());
+    f.compile_jit(gpu_target());
     std::vector<std::thread> threads;
     std::vector<int> failures(8, 0);
     for (int t = 0; t < 8; t++) {
@@ -120,7 +120,7 @@ TEST_CASE("a GPU pipeline called from a parallel CPU loop", "[gpu]") {
             for (int rep = 0; rep < 5; rep++) {
                 // Each thread runs the same compiled pipeline with its own output.
                 Buffer<int> out(100);
-                f.realize(out, opencl_target());
+                f.realize(out, gpu_target());
                 for (int i = 0; i < 100; i++)
                     if (out(i) != i * 10) failures[size_t(t)]++;
             }
@@ -135,7 +135,7 @@ TEST_CASE("Tuples on the GPU", "[gpu]") {
     Func f("tuple_f");
     f(x, y) = Tuple(x + y, cast<float>(x) * 0.5f);
     f.gpu_tile(x, y, xo, yo, xi, yi, 8, 8, TailStrategy::GuardWithIf);
-    Realization r = f.realize({19, 11}, opencl_target());
+    Realization r = f.realize({19, 11}, gpu_target());
     Buffer<int> a = r[0];
     Buffer<float> b = r[1];
     check_2d(a, [](int i, int j) { return i + j; });
@@ -148,7 +148,7 @@ TEST_CASE("host-only pipelines see results still on the device", "[gpu]") {
     f(x) = x * 2;
     f.gpu_tile(x, xo, xi, 16);
     Buffer<int> b(64);
-    f.realize(b, opencl_target());
+    f.realize(b, gpu_target());
     REQUIRE(b.device_dirty());
     // A CPU pipeline reads b: it must see the device's values.
     Func g("stale_g");
@@ -162,7 +162,7 @@ TEST_CASE("host-only pipelines see results still on the device", "[gpu]") {
     Func k("stale_k");
     k(x) = b(x) * 3;
     k.gpu_tile(x, xo, xi, 16);
-    Buffer<int> d = k.realize({64}, opencl_target());
+    Buffer<int> d = k.realize({64}, gpu_target());
     check_1d(d, [](int i) { return (i + 100) * 3; });
 }
 
@@ -175,7 +175,7 @@ TEST_CASE("the same algorithm prints the same device source", "[gpu]") {
         b(x, y) = a(x, y) + a(x, y + 1);
         b.gpu_tile(x, y, xo, yo, xi, yi, 8, 8, TailStrategy::GuardWithIf);
         a.compute_at(b, xo).gpu_threads(x, y);
-        return b.device_source({in}, opencl_target());
+        return b.device_source({in}, gpu_target());
     };
     std::string first = source();
     // Other compiles in between advance lowering's name counters.
@@ -192,6 +192,6 @@ TEST_CASE("kernels launched from the iterations of a parallel loop", "[gpu]") {
     f(x, y) = x + y;
     f(x, y) = f(x, y) * 2;
     f.update(0).gpu_tile(x, xo, xi, 4).parallel(y);
-    Buffer<int> out = f.realize({16, 16}, opencl_target());
+    Buffer<int> out = f.realize({16, 16}, gpu_target());
     check_2d(out, [](int i, int j) { return (i + j) * 2; });
 }

@@ -11,7 +11,7 @@
 using namespace loom;
 using gpu_test::check_1d;
 using gpu_test::check_2d;
-using gpu_test::opencl_target;
+using gpu_test::gpu_target;
 
 TEST_CASE("update definitions with an RDom on the GPU", "[gpu]") {
     Buffer<int> in(16, 12);
@@ -24,7 +24,7 @@ TEST_CASE("update definitions with an RDom on the GPU", "[gpu]") {
     colsum(x) += in(x, r);
     colsum.gpu_tile(x, xo, xi, 8);
     colsum.update().gpu_tile(x, xo, xi, 8);
-    Buffer<int> out = colsum.realize({16}, opencl_target());
+    Buffer<int> out = colsum.realize({16}, gpu_target());
     check_1d(out, [&](int i) {
         int s = 0;
         for (int j = 0; j < 12; j++) s += in(i, j);
@@ -43,7 +43,7 @@ TEST_CASE("atomic() integer histogram on the GPU", "[gpu]") {
     hist(clamp(cast<int>(in(r)), 0, 15)) += 1;
     hist.compute_root();
     hist.update().atomic().split(r.x, ro, ri, 32).gpu_blocks(ro).gpu_threads(ri);
-    Buffer<int> out = hist.realize({16}, opencl_target());
+    Buffer<int> out = hist.realize({16}, gpu_target());
     std::vector<int> ref(16, 0);
     for (int i = 0; i < 300; i++) ref[in(i)]++;
     check_1d(out, [&](int i) { return ref[size_t(i)]; });
@@ -60,7 +60,7 @@ TEST_CASE("atomic() float histogram on the GPU", "[gpu]") {
     hist(clamp(cast<int>(in(r)), 0, 7)) += 0.5f;
     hist.compute_root();
     hist.update().atomic().split(r.x, ro, ri, 64).gpu_blocks(ro).gpu_threads(ri);
-    Buffer<float> out = hist.realize({8}, opencl_target());
+    Buffer<float> out = hist.realize({8}, gpu_target());
     std::vector<float> ref(8, 0.0f);
     for (int i = 0; i < 256; i++) ref[in(i)] += 0.5f;
     check_1d(out, [&](int i) { return ref[size_t(i)]; });

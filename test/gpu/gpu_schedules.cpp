@@ -1,4 +1,5 @@
-// GPU schedules run on the OpenCL device (PoCL in CI), each output compared
+// GPU schedules run on the GPU API of LOOM_GPU_TEST_API (OpenCL on PoCL in
+// CI, CUDA on a GPU machine: gpu_test_util.h), each output compared
 // with plain C++: gpu_tile in 1, 2 and 3 dimensions on ragged sizes, block-
 // and thread-level producers (shared and private memory), vectorized
 // threads, gpu_lanes, gpu_single_thread, specialize, boundary conditions and
@@ -12,7 +13,7 @@
 using namespace loom;
 using gpu_test::check_1d;
 using gpu_test::check_2d;
-using gpu_test::opencl_target;
+using gpu_test::gpu_target;
 
 namespace {
 
@@ -33,7 +34,7 @@ TEST_CASE("gpu_tile 1-D on a ragged size", "[gpu]") {
         Func g("g1d");
         g(x) = f(x) * 2 - x;
         g.gpu_tile(x, xo, xi, 64, tail);
-        Buffer<int> out = g.realize({1000}, opencl_target());
+        Buffer<int> out = g.realize({1000}, gpu_target());
         check_1d(out, [](int i) { return (i * 3 + 1) * 2 - i; });
     }
 }
@@ -46,14 +47,14 @@ TEST_CASE("gpu_tile 2-D on ragged sizes, with and without the outer vars", "[gpu
         Func f("tile2");
         f(x, y) = in(x, y) * 2 + x - y;
         f.gpu_tile(x, y, xo, yo, xi, yi, 8, 8, TailStrategy::GuardWithIf);
-        Buffer<int> r = f.realize({37, 23}, opencl_target());
+        Buffer<int> r = f.realize({37, 23}, gpu_target());
         check_2d(r, ref);
     }
     {
         Func f("tile2b");
         f(x, y) = in(x, y) * 2 + x - y;
         f.gpu_tile(x, y, xi, yi, 16, 4);
-        Buffer<int> r = f.realize({37, 23}, opencl_target());
+        Buffer<int> r = f.realize({37, 23}, gpu_target());
         check_2d(r, ref);
     }
 }
@@ -63,7 +64,7 @@ TEST_CASE("gpu_tile 3-D", "[gpu]") {
     Func f("tile3");
     f(x, y, z) = x + y * 100 + z * 10000;
     f.gpu_tile(x, y, z, xo, yo, zo, xi, yi, zi, 4, 4, 2, TailStrategy::GuardWithIf);
-    Buffer<int> out = f.realize({9, 7, 5}, opencl_target());
+    Buffer<int> out = f.realize({9, 7, 5}, gpu_target());
     for (int k = 0; k < 5; k++)
         for (int j = 0; j < 7; j++)
             for (int i = 0; i < 9; i++) REQUIRE(out(i, j, k) == i + j * 100 + k * 10000);
@@ -79,7 +80,7 @@ TEST_CASE("a producer staged in shared memory per block (blur)", "[gpu]") {
     by(x, y) = (bx(x, y) + bx(x, y + 1) + bx(x, y + 2)) / 3;
     by.gpu_tile(x, y, xo, yo, xi, yi, 16, 8, TailStrategy::GuardWithIf);
     bx.compute_at(by, xo).gpu_threads(x, y);
-    Buffer<uint16_t> out = by.realize({65, 43}, opencl_target());
+    Buffer<uint16_t> out = by.realize({65, 43}, gpu_target());
     auto bxr = [&](int i, int j) { return (in(i, j) + in(i + 1, j) + in(i + 2, j)) / 3; };
     check_2d(out, [&](int i, int j) { return (bxr(i, j) + bxr(i, j + 1) + bxr(i, j + 2)) / 3; });
 }
@@ -94,7 +95,7 @@ TEST_CASE("transpose through shared memory", "[gpu]") {
     t(x, y) = tile(y, x);
     t.gpu_tile(x, y, xo, yo, xi, yi, 16, 16, TailStrategy::GuardWithIf);
     tile.compute_at(t, xo).gpu_threads(x, y);
-    Buffer<float> out = t.realize({70, 50}, opencl_target());
+    Buffer<float> out = t.realize({70, 50}, gpu_target());
     check_2d(out, [&](int i, int j) { return in(j, i); });
 }
 
@@ -110,7 +111,7 @@ TEST_CASE("several producers share and reuse shared memory", "[gpu]") {
     a.compute_at(out, xo).gpu_threads(x, y);
     b.compute_at(out, xo).gpu_threads(x, y);
     c.compute_at(out, xo).gpu_threads(x, y);
-    Buffer<int> r = out.realize({38, 28}, opencl_target());
+    Buffer<int> r = out.realize({38, 28}, gpu_target());
     auto ar = [&](int i, int j) { return in(i, j) + 1; };
     auto br = [&](int i, int j) { return ar(i, j) + ar(i + 1, j); };
     check_2d(r, [&](int i, int j) { return br(i, j) + br(i, j + 1) + in(i, j) * 2; });
@@ -127,7 +128,7 @@ TEST_CASE("tile sizes from a Param: dynamic block and shared sizes", "[gpu]") {
     p.compute_at(out, xo).gpu_threads(x, y);
     for (int t : {4, 8, 16}) {
         tile.set(t);
-        Buffer<int> r = out.realize({48, 38}, opencl_target());
+        Buffer<int> r = out.realize({48, 38}, gpu_target());
         check_2d(r, [&](int i, int j) { return in(i, j) * 3 + in(i + 1, j + 1) * 3; });
     }
 }
@@ -140,7 +141,7 @@ TEST_CASE("per-thread producers in private memory", "[gpu]") {
     out(x, y) = p(x, y, 0) * p(x, y, 1) + p(x, y, 2);
     out.gpu_tile(x, y, xo, yo, xi, yi, 8, 4, TailStrategy::GuardWithIf);
     p.compute_at(out, xi).bound(c, 0, 3).unroll(c);
-    Buffer<int> r = out.realize({33, 21}, opencl_target());
+    Buffer<int> r = out.realize({33, 21}, gpu_target());
     check_2d(r, [&](int i, int j) { return in(i, j) * (in(i, j) + 1) + in(i, j) + 2; });
 }
 
@@ -152,7 +153,7 @@ TEST_CASE("vectorize inside GPU threads", "[gpu]") {
     Func f("vec_f");
     f(x, y) = in(x, y) * 2.0f + 1.0f;
     f.gpu_tile(x, y, xo, yo, xi, yi, 32, 4).vectorize(xi, 4);
-    Buffer<float> r = f.realize({64, 16}, opencl_target());
+    Buffer<float> r = f.realize({64, 16}, gpu_target());
     check_2d(r, [&](int i, int j) { return in(i, j) * 2.0f + 1.0f; });
 }
 
@@ -166,7 +167,7 @@ TEST_CASE("gpu_single_thread runs a scan in one thread", "[gpu]") {
     scan(r) = scan(r - 1) + in(r);
     scan.gpu_single_thread();
     scan.update().gpu_single_thread();
-    Buffer<int> out = scan.realize({100}, opencl_target());
+    Buffer<int> out = scan.realize({100}, gpu_target());
     check_1d(out, [&](int i) {
         int s = 0;
         for (int k = 0; k <= i; k++) s += in(k);
@@ -183,7 +184,7 @@ TEST_CASE("specialize chooses between GPU schedules", "[gpu]") {
     f.gpu_tile(x, y, xo, yo, xi, yi, 4, 4, TailStrategy::GuardWithIf);
     for (bool w : {false, true}) {
         wide.set(w);
-        Buffer<int> r = f.realize({45, 9}, opencl_target());
+        Buffer<int> r = f.realize({45, 9}, gpu_target());
         check_2d(r, [](int i, int j) { return i * 2 + j; });
     }
 }
@@ -197,7 +198,7 @@ TEST_CASE("boundary conditions staged in shared memory", "[gpu]") {
     out(x, y) = staged(x - 1, y) + staged(x + 1, y) + staged(x, y - 1) + staged(x, y + 1);
     out.gpu_tile(x, y, xo, yo, xi, yi, 8, 8, TailStrategy::GuardWithIf);
     staged.compute_at(out, xo).gpu_threads(x, y);
-    Buffer<int> r = out.realize({20, 15}, opencl_target());
+    Buffer<int> r = out.realize({20, 15}, gpu_target());
     auto c = [&](int i, int j) {
         return in(std::min(std::max(i, 0), 19), std::min(std::max(j, 0), 14));
     };
@@ -212,7 +213,7 @@ TEST_CASE("different block and thread dimensionality in one pipeline", "[gpu]") 
     b(x, y) = a(x, y) * 2 + a(x + 1, y);
     a.compute_root().gpu_tile(x, xo, xi, 32, TailStrategy::GuardWithIf);
     b.gpu_tile(x, y, xo, yo, xi, yi, 4, 4, TailStrategy::GuardWithIf);
-    Buffer<int> r = b.realize({30, 10}, opencl_target());
+    Buffer<int> r = b.realize({30, 10}, gpu_target());
     check_2d(r, [](int i, int j) { return (i + j * 3) * 2 + (i + 1 + j * 3); });
 }
 
@@ -221,7 +222,7 @@ TEST_CASE("gpu_lanes run as the innermost thread dimension", "[gpu]") {
     Func f("lanes");
     f(x) = x * x;
     f.split(x, xo, xi, 8, TailStrategy::GuardWithIf).gpu_blocks(xo).gpu_lanes(xi);
-    Buffer<int> r = f.realize({50}, opencl_target());
+    Buffer<int> r = f.realize({50}, gpu_target());
     check_1d(r, [](int i) { return i * i; });
 }
 
@@ -235,6 +236,6 @@ TEST_CASE("a stage with fewer thread dimensions than its block runs once", "[gpu
     out.gpu_tile(x, y, xo, yo, xi, yi, 8, 4, TailStrategy::GuardWithIf);
     p.compute_at(out, xo).gpu_threads(x);
     p.update().gpu_threads(x);
-    Buffer<int> r = out.realize({20, 12}, opencl_target());
+    Buffer<int> r = out.realize({20, 12}, gpu_target());
     check_2d(r, [&](int i, int j) { return (in(i, j) + 5) * 2; });
 }

@@ -1,20 +1,39 @@
 #ifndef LOOM_TEST_GPU_TEST_UTIL_H
 #define LOOM_TEST_GPU_TEST_UTIL_H
 
-// Shared by the GPU tests: the OpenCL target they compile for, and checks of
-// a realized buffer against a plain C++ reference.
+// Shared by the GPU tests: the target they compile for, and checks of a
+// realized buffer against a plain C++ reference.
 
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
+#include <stdexcept>
 #include <string>
 
 #include "Loom.h"
 
 namespace gpu_test {
 
-/** The host target with OpenCL (PoCL in CI). */
+/** The GPU API the correctness tests run on: LOOM_GPU_TEST_API=opencl (the
+ * default; PoCL in CI) or cuda (a GPU machine: scripts/gpu_cuda_check.sh). */
+inline loom::DeviceAPI gpu_device_api() {
+    const char *api = std::getenv("LOOM_GPU_TEST_API");
+    std::string name = api ? api : "";
+    if (name.empty() || name == "opencl") return loom::DeviceAPI::OpenCL;
+    if (name == "cuda") return loom::DeviceAPI::CUDA;
+    throw std::runtime_error("LOOM_GPU_TEST_API is \"" + name + "\"; use opencl or cuda");
+}
+
+/** The host target with the GPU feature of gpu_device_api(). */
+inline loom::Target gpu_target() {
+    return loom::get_host_target().with_feature(
+        gpu_device_api() == loom::DeviceAPI::CUDA ? loom::Target::CUDA : loom::Target::OpenCL);
+}
+
+/** The host target with OpenCL, for tests of OpenCL itself (its source,
+ * its runtime) whatever LOOM_GPU_TEST_API says. */
 inline loom::Target opencl_target() {
     return loom::get_host_target().with_feature(loom::Target::OpenCL);
 }

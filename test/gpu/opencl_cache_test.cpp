@@ -19,13 +19,9 @@ using namespace gpu_rt_test;
 
 namespace {
 
-struct Stats {
-    int64_t from_source = 0, from_cache = 0;
-};
+using Stats = gpu_rt_test::ProgramStats;
 Stats stats() {
-    Stats s;
-    loom_device_program_stats(loom_device_api_opencl, &s.from_source, &s.from_cache);
-    return s;
+    return gpu_rt_test::program_stats(loom_device_api_opencl);
 }
 
 std::string make_temp_dir() {

@@ -1,7 +1,8 @@
 // Helpers of the OpenCL runtime tests (opencl_*_test.cpp, buffer_device_test.cpp):
 // an error-capturing call context, host buffers with their own storage, and
 // kernel sources unique to a process (so that a test never depends on what
-// an earlier run left in the disk cache).
+// an earlier run left in the disk cache), and the program counts of
+// loom_device_program_stats. The CUDA runtime tests use them too.
 #pragma once
 
 #include <cstdint>
@@ -71,6 +72,17 @@ inline std::string unique_source(const std::string &body) {
 
 inline const loom_device_interface_t *opencl() {
     return loom_opencl_device_interface();
+}
+
+/** loom_device_program_stats of a device API: its programs built from
+ * source and loaded from the disk cache so far. */
+struct ProgramStats {
+    int64_t from_source = 0, from_cache = 0;
+};
+inline ProgramStats program_stats(int32_t device_api) {
+    ProgramStats s;
+    loom_device_program_stats(device_api, &s.from_source, &s.from_cache);
+    return s;
 }
 
 /** Launches a 1-D grid through loom_device_run. */

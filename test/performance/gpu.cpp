@@ -24,6 +24,8 @@
 // build or load, then one run), three ways:
 //  - cold: LOOM_KERNEL_CACHE_DIR and POCL_CACHE_DIR are set at start-up to
 //    fresh empty folders under /tmp (removed at exit), before any OpenCL use;
+//    a trivial GPU pipeline runs first, so that the OpenCL compiler's own
+//    start-up in the process (printed apart) is no pipeline's;
 //  - warm, same process: the same compiled pipelines run again after the
 //    OpenCL device interface's release() dropped every program and kernel
 //    from memory (the programs come from Loom's disk cache, PoCL's compiled
@@ -39,8 +41,27 @@
 // LOOM_OCL_PLATFORM_NAME choose the OpenCL device. Prints the CPU model,
 // Loom's host target (its vector features) and the OpenCL device. Run on
 // demand; asserts nothing about time. Exit code 1 on a wrong output or a
-// failed side. Halide 14's OpenCL is not compared (it would need its AOT
-// path; LOOM_WITH_HALIDE does not change this program).
+// failed side.
+//
+// With LOOM_WITH_HALIDE, Halide 14's OpenCL runs the same GPU pipelines
+// (same algorithms and schedules) beside Loom's, through Halide's AOT path:
+// halide_gpu/generate.cpp, built and run at build time, compiles them for
+// host-opencl into static libraries (no runtime in them, and one standalone
+// Halide runtime beside them), which link into this program. libHalide is
+// not linked here: with its LLVM 14 loaded, PoCL's clang 15 calls into it
+// while building a kernel and crashes. Halide's pipelines run on the same
+// input data (Halide::Runtime::Buffers over the same host memory, copied to
+// the device by Halide's runtime on the first run), on the device Loom chose
+// (Halide's runtime is told its platform and type unless
+// HL_OCL_PLATFORM_NAME / HL_OCL_DEVICE_TYPE are set), as the same two sides
+// (to host, on device), checked against the CPU's output, with Loom/Halide
+// ratios. If Halide's runtime fails, its error text is printed instead of
+// its times. Its first-realize latency has no compile (AOT): cold is the
+// first run in this process (the program built from source by the driver,
+// PoCL's cache empty); warm, same process, is after halide_device_release()
+// (a new context, the program built from source again, PoCL's cache warm);
+// the second process runs them too. Halide's matmul is compiled for one size
+// (LOOM_HALIDE_GPU_MATMUL_SIZE, 1024).
 
 #include <Loom.h>
 
@@ -48,6 +69,9 @@
 #include <CL/cl.h>
 
 #include "bench_util.h"
+#ifdef LOOM_WITH_HALIDE
+#include "halide_gpu/halide_gpu_sides.h"
+#endif
 #include "runtime/RuntimeFunctions.h"
 
 #include <dlfcn.h>
@@ -102,13 +126,20 @@ std::string cpu_model() {
     return "(unknown)";
 }
 
-// The OpenCL device that Loom's runtime chose, found from the cl_mem of a
-// buffer it copied there (memory -> context -> device), through libOpenCL
-// loaded here with dlopen (Loom's runtime loads the same library).
-std::string opencl_device(uint64_t handle) {
+/** An OpenCL device as the benchmark prints it and as Halide's runtime is
+ *  told to choose it (platform name and device type). */
+struct ClDevice {
+    std::string description, platform, type;
+};
+
+// The OpenCL device of a cl_mem (memory -> context -> device), through
+// libOpenCL loaded here with dlopen (Loom's and Halide's runtimes load the
+// same library).
+ClDevice opencl_device(uint64_t handle) {
+    ClDevice unknown{"(unknown)", "", ""};
     void *lib = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) lib = dlopen("libOpenCL.so", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) return "(libOpenCL not loadable here)";
+    if (!lib) return {"(libOpenCL not loadable here)", "", ""};
     auto mem_info =
         reinterpret_cast<decltype(&clGetMemObjectInfo)>(dlsym(lib, "clGetMemObjectInfo"));
     auto context_info =
@@ -116,29 +147,39 @@ std::string opencl_device(uint64_t handle) {
     auto device_info = reinterpret_cast<decltype(&clGetDeviceInfo)>(dlsym(lib, "clGetDeviceInfo"));
     auto platform_info =
         reinterpret_cast<decltype(&clGetPlatformInfo)>(dlsym(lib, "clGetPlatformInfo"));
-    if (!mem_info || !context_info || !device_info || !platform_info) return "(unknown)";
+    if (!mem_info || !context_info || !device_info || !platform_info) return unknown;
     cl_context context = nullptr;
     cl_device_id device = nullptr;
     cl_platform_id platform = nullptr;
     if (mem_info(reinterpret_cast<cl_mem>(handle), CL_MEM_CONTEXT, sizeof(context), &context,
                  nullptr) != CL_SUCCESS ||
         context_info(context, CL_CONTEXT_DEVICES, sizeof(device), &device, nullptr) != CL_SUCCESS)
-        return "(unknown)";
+        return unknown;
     char name[256] = {0}, version[256] = {0}, driver[256] = {0}, pname[256] = {0};
     cl_uint units = 0;
+    cl_device_type type = 0;
     device_info(device, CL_DEVICE_NAME, sizeof(name) - 1, name, nullptr);
     device_info(device, CL_DEVICE_VERSION, sizeof(version) - 1, version, nullptr);
     device_info(device, CL_DRIVER_VERSION, sizeof(driver) - 1, driver, nullptr);
     device_info(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(units), &units, nullptr);
+    device_info(device, CL_DEVICE_TYPE, sizeof(type), &type, nullptr);
     device_info(device, CL_DEVICE_PLATFORM, sizeof(platform), &platform, nullptr);
     platform_info(platform, CL_PLATFORM_NAME, sizeof(pname) - 1, pname, nullptr);
-    return std::string(name) + " (" + version + ", driver " + driver + ", " +
-           std::to_string(units) + " compute units) on platform \"" + pname + "\"";
+    ClDevice d;
+    d.description = std::string(name) + " (" + version + ", driver " + driver + ", " +
+                    std::to_string(units) + " compute units) on platform \"" + pname + "\"";
+    d.platform = pname;
+    // The names HL_OCL_DEVICE_TYPE takes.
+    d.type = (type & CL_DEVICE_TYPE_GPU)           ? "gpu"
+             : (type & CL_DEVICE_TYPE_CPU)         ? "cpu"
+             : (type & CL_DEVICE_TYPE_ACCELERATOR) ? "acc"
+                                                   : "";
+    return d;
 }
 
 // Loads the OpenCL driver, chooses the device and creates the context (all
-// lazily done by the first device buffer); returns the device's description.
-std::string init_opencl(double *ms) {
+// lazily done by the first device buffer); returns the device.
+ClDevice init_opencl(double *ms) {
     auto t0 = Clock::now();
     loom::Buffer<int> probe(1);
     probe.copy_to_device(loom::DeviceAPI::OpenCL);
@@ -354,20 +395,133 @@ std::unique_ptr<GpuSides> gpu_sides(GpuKind k, const Data &d) {
     return s;
 }
 
+// ------------------------------------------- Halide 14's OpenCL (AOT)
+
+/** The two sides of one pipeline through Halide 14's OpenCL: the pipeline
+ *  that halide_gpu_generate compiled at build time (host-opencl), run on the
+ *  same inputs by Halide's runtime, its output in `out`'s host memory. */
+struct HalideSides {
+    GpuKind kind;
+    loom::Buffer<> out;
+    double first_ms = 0; // the first run: program build, input upload, one run
+    Side to_host, on_device;
+#ifdef LOOM_WITH_HALIDE
+    std::unique_ptr<halide_gpu::Runner> runner;
+#endif
+};
+
+// Why Halide's sides are missing, when they are (printed with the results).
+std::string halide_missing =
+#ifdef LOOM_WITH_HALIDE
+    "";
+#else
+    "not built (configure with -DLOOM_WITH_HALIDE=ON)";
+#endif
+
+#ifdef LOOM_WITH_HALIDE
+// Halide's OpenCL runtime on the device Loom's chose; returns its start-up
+// time, or -1 after recording why it failed in halide_missing.
+double init_halide_opencl(const ClDevice &loom_device, std::string *halide_device) {
+    try {
+        halide_gpu::choose_device(loom_device.platform, loom_device.type);
+        auto t0 = Clock::now();
+        *halide_device =
+            halide_gpu::init_opencl([](uint64_t mem) { return opencl_device(mem).description; });
+        return ms_since(t0);
+    } catch (const std::exception &e) {
+        halide_missing = e.what();
+        failures++;
+        return -1;
+    }
+}
+
+// The first run of a Halide pipeline, to the end of its kernels.
+double halide_first_run(halide_gpu::Runner &r) {
+    auto t0 = Clock::now();
+    r.run();
+    r.device_sync();
+    return ms_since(t0);
+}
+
+std::unique_ptr<HalideSides> halide_sides(GpuKind k, const Data &d) {
+    if (!halide_missing.empty()) return nullptr;
+    if (k == GpuKind::MatMul && matmul_n != halide_gpu::compiled_matmul_size()) return nullptr;
+    auto s = std::make_unique<HalideSides>();
+    s->kind = k;
+    s->to_host.name = std::string("halide14 ") + kind_name(k) + " (to host)";
+    s->on_device.name = std::string("halide14 ") + kind_name(k) + " (on device)";
+    try {
+        halide_gpu::Inputs in;
+        in.blur_in = d.blur_in.data();
+        in.blur_in_width = d.blur_in.width();
+        in.blur_in_height = d.blur_in.height();
+        in.a = d.a.data();
+        in.b = d.b.data();
+        in.matmul_n = matmul_n;
+        int w = blur_w, h = blur_h;
+        halide_gpu::Kind hk = halide_gpu::Kind::MatMul;
+        if (k == GpuKind::MatMul) {
+            s->out = loom::Buffer<float>(matmul_n, matmul_n);
+            w = h = matmul_n;
+        } else {
+            s->out = loom::Buffer<uint16_t>(blur_w, blur_h);
+            hk = k == GpuKind::BlurShared ? halide_gpu::Kind::BlurShared
+                                          : halide_gpu::Kind::BlurInline;
+        }
+        s->runner = std::make_unique<halide_gpu::Runner>(hk, in, s->out.raw_buffer()->host, w, h);
+        s->first_ms = halide_first_run(*s->runner);
+        halide_gpu::Runner *r = s->runner.get();
+        s->to_host.run = [r]() {
+            r->run();
+            r->copy_to_host();
+        };
+        s->on_device.run = [r]() {
+            r->run();
+            r->device_sync();
+        };
+        s->to_host.ok = s->on_device.ok = true;
+    } catch (const std::exception &e) {
+        s->to_host.error = s->on_device.error = e.what();
+    }
+    return s;
+}
+#else
+double init_halide_opencl(const ClDevice &, std::string *) {
+    return -1;
+}
+std::unique_ptr<HalideSides> halide_sides(GpuKind, const Data &) {
+    return nullptr;
+}
+#endif
+
+// Why a benchmark has no Halide side (empty when it has one).
+std::string halide_absent_reason(GpuKind k) {
+    if (!halide_missing.empty()) return halide_missing;
+#ifdef LOOM_WITH_HALIDE
+    if (k == GpuKind::MatMul && matmul_n != halide_gpu::compiled_matmul_size())
+        return "compiled for " + std::to_string(halide_gpu::compiled_matmul_size()) + "x" +
+               std::to_string(halide_gpu::compiled_matmul_size()) +
+               " at build time (LOOM_HALIDE_GPU_MATMUL_SIZE), not " + std::to_string(matmul_n);
+#endif
+    (void)k;
+    return "";
+}
+
 void print_side(const Side &s, const std::string &check) {
     if (!s.ok) {
-        std::printf("  %-36s FAILED: %s\n", s.name.c_str(), s.error.c_str());
+        std::printf("  %-42s FAILED: %s\n", s.name.c_str(), s.error.c_str());
         failures++;
         return;
     }
-    std::printf("  %-36s median %9.3f ms (min %9.3f, process cpu %9.3f)  %s\n", s.name.c_str(),
+    std::printf("  %-42s median %9.3f ms (min %9.3f, process cpu %9.3f)  %s\n", s.name.c_str(),
                 s.median_ms(), s.min_ms(), s.median_cpu_ms(), check.c_str());
 }
 
-void print_ratio(const Side &gpu, const Side &cpu) {
-    if (!gpu.ok || !cpu.ok) return;
-    std::printf("  %-36s / %-28s %6.2fx\n", gpu.name.c_str(), cpu.name.c_str(),
-                gpu.median_ms() / cpu.median_ms());
+// The ratio of two sides' medians (above 1: `side` is slower than `reference`).
+void print_ratio(const Side &side, const Side &reference) {
+    if (!side.ok || !reference.ok) return;
+    std::printf("  %-36s / %-42s %6.2fx\n", side.name.c_str(), reference.name.c_str(),
+                side.median_ms() / reference.median_ms());
 }
 
 // ----------------------------------------------------------- the checks
@@ -423,14 +577,20 @@ std::string check_matmul(const loom::Buffer<float> &a, const loom::Buffer<float>
 }
 
 // Runs every side `runs` times (alternating), then checks each side's output
-// after a run of its own and prints times, checks and ratios to cpus[0].
-void time_and_report(std::vector<Side *> cpus, std::vector<GpuSides *> gpus, int runs,
+// after a run of its own and prints times, checks, the GPU/CPU ratios and
+// the Loom/Halide ratios of the same GPU pipeline.
+void time_and_report(std::vector<Side *> cpus, std::vector<GpuSides *> gpus,
+                     std::vector<HalideSides *> halides, int runs,
                      const std::function<std::string(const Side &)> &check_cpu,
-                     const std::function<std::string(const GpuSides &)> &check_gpu) {
+                     const std::function<std::string(const loom::Buffer<> &)> &check_gpu) {
     std::vector<Side *> all = cpus;
     for (GpuSides *g : gpus) {
         all.push_back(&g->to_host);
         all.push_back(&g->on_device);
+    }
+    for (HalideSides *h : halides) {
+        all.push_back(&h->to_host);
+        all.push_back(&h->on_device);
     }
     time_runs(all, runs);
     for (Side *c : cpus) {
@@ -441,16 +601,36 @@ void time_and_report(std::vector<Side *> cpus, std::vector<GpuSides *> gpus, int
         std::string check;
         if (g->to_host.ok) {
             g->to_host.run();
-            check = check_gpu(*g);
+            check = check_gpu(g->g.out);
         }
         print_side(g->to_host, check);
         print_side(g->on_device, "");
+    }
+    for (HalideSides *h : halides) {
+        std::string check;
+        if (h->to_host.ok) {
+            try {
+                h->to_host.run();
+                check = check_gpu(h->out);
+            } catch (const std::exception &e) {
+                h->to_host.ok = false;
+                h->to_host.error = e.what();
+            }
+        }
+        print_side(h->to_host, check);
+        print_side(h->on_device, "");
     }
     for (GpuSides *g : gpus)
         for (Side *c : cpus) {
             print_ratio(g->to_host, *c);
             print_ratio(g->on_device, *c);
         }
+    for (GpuSides *g : gpus)
+        for (HalideSides *h : halides)
+            if (h->kind == g->kind) {
+                print_ratio(g->to_host, h->to_host);
+                print_ratio(g->on_device, h->on_device);
+            }
 }
 
 // ------------------------------------------------------------ benchmarks
@@ -463,6 +643,8 @@ struct Benchmarks {
     loom::Buffer<float> mm_halide_out{matmul_n, matmul_n}, mm_tuned_out{matmul_n, matmul_n};
     Side blur_cpu, mm_halide, mm_tuned;
     std::unique_ptr<GpuSides> blur_shared, blur_inline, mm_gpu;
+    // Halide 14's OpenCL (null where it is not built or not run).
+    std::unique_ptr<HalideSides> h_blur_shared, h_blur_inline, h_mm;
 
     Benchmarks(const Data &d, bool blur, bool matmul) : blur(blur), matmul(matmul) {
         if (blur) {
@@ -471,6 +653,8 @@ struct Benchmarks {
                 [&](loom_side::BlurPipeline &p) { p.input.set(d.blur_in); }, blur_cpu_out);
             blur_shared = gpu_sides(GpuKind::BlurShared, d);
             blur_inline = gpu_sides(GpuKind::BlurInline, d);
+            h_blur_shared = halide_sides(GpuKind::BlurShared, d);
+            h_blur_inline = halide_sides(GpuKind::BlurInline, d);
         }
         if (matmul) {
             auto bind = [&](auto &p) {
@@ -481,6 +665,7 @@ struct Benchmarks {
             mm_tuned =
                 cpu_side<loom_side::MatMulTuned>("cpu Loom's tuned schedule", bind, mm_tuned_out);
             mm_gpu = gpu_sides(GpuKind::MatMul, d);
+            h_mm = halide_sides(GpuKind::MatMul, d);
         }
     }
 
@@ -490,34 +675,58 @@ struct Benchmarks {
             if (g) v.push_back(g);
         return v;
     }
+    std::vector<HalideSides *> halides() const {
+        std::vector<HalideSides *> v;
+        for (HalideSides *h : {h_blur_shared.get(), h_blur_inline.get(), h_mm.get()})
+            if (h) v.push_back(h);
+        return v;
+    }
 
     void run(const Data &d, int runs) {
         if (blur) {
             std::printf("\nblur: 3x3 box, uint16, %dx%d output, %d runs\n", blur_w, blur_h, runs);
+            print_halide_absent(GpuKind::BlurShared);
+            std::vector<HalideSides *> h;
+            for (HalideSides *s : {h_blur_shared.get(), h_blur_inline.get()})
+                if (s) h.push_back(s);
             time_and_report(
-                {&blur_cpu}, {blur_shared.get(), blur_inline.get()}, runs,
+                {&blur_cpu}, {blur_shared.get(), blur_inline.get()}, h, runs,
                 [&](const Side &) { return check_blur(d.blur_in, blur_cpu_out); },
-                [&](const GpuSides &g) {
-                    return same_as<uint16_t>(blur_cpu_out, loom::Buffer<uint16_t>(g.g.out));
+                [&](const loom::Buffer<> &out) {
+                    return same_as<uint16_t>(blur_cpu_out, loom::Buffer<uint16_t>(out));
                 });
         }
         if (matmul) {
             std::printf("\nmatmul: float %dx%d times %dx%d, %d runs\n", matmul_n, matmul_n,
                         matmul_n, matmul_n, runs);
+            print_halide_absent(GpuKind::MatMul);
+            std::vector<HalideSides *> h;
+            if (h_mm) h.push_back(h_mm.get());
             time_and_report(
-                {&mm_halide, &mm_tuned}, {mm_gpu.get()}, runs,
+                {&mm_halide, &mm_tuned}, {mm_gpu.get()}, h, runs,
                 [&](const Side &s) {
                     return check_matmul(d.a, d.b, &s == &mm_halide ? mm_halide_out : mm_tuned_out);
                 },
-                [&](const GpuSides &g) {
-                    return same_as<float>(mm_halide_out, loom::Buffer<float>(g.g.out));
+                [&](const loom::Buffer<> &out) {
+                    return same_as<float>(mm_halide_out, loom::Buffer<float>(out));
                 });
             double flops = 2.0 * double(matmul_n) * matmul_n * matmul_n;
-            for (const Side *s : {&mm_halide, &mm_tuned, &mm_gpu->to_host, &mm_gpu->on_device})
+            std::vector<const Side *> sides = {&mm_halide, &mm_tuned, &mm_gpu->to_host,
+                                               &mm_gpu->on_device};
+            if (h_mm) {
+                sides.push_back(&h_mm->to_host);
+                sides.push_back(&h_mm->on_device);
+            }
+            for (const Side *s : sides)
                 if (s->ok)
-                    std::printf("  %-36s %7.1f GFLOP/s\n", s->name.c_str(),
+                    std::printf("  %-42s %7.1f GFLOP/s\n", s->name.c_str(),
                                 flops / (s->median_ms() * 1e6));
         }
+    }
+
+    static void print_halide_absent(GpuKind k) {
+        std::string why = halide_absent_reason(k);
+        if (!why.empty()) std::printf("  halide 14 opencl: not run: %s\n", why.c_str());
     }
 };
 
@@ -529,19 +738,103 @@ std::string self_path() {
     return n > 0 ? std::string(buf.data(), size_t(n)) : "";
 }
 
-void report_latency(const Benchmarks &b, const Data &d, double init_ms,
+// One latency line of a Halide pipeline (built ahead of time: no compile).
+void print_halide_first(GpuKind k, double first_ms, double steady_ms) {
+    std::printf("    halide14 %-20s aot, no compile  first realize %8.1f ms", kind_name(k),
+                first_ms);
+    if (steady_ms >= 0) std::printf(" (%8.1f over a steady run)", first_ms - steady_ms);
+    std::printf("\n");
+}
+
+/** OpenCL start-up times (driver, platform, context), ms; -1: not done. */
+struct StartUp {
+    double loom_ms = -1, halide_ms = -1;
+    double compiler_ms = -1; // a trivial GPU pipeline: compile and first realize
+};
+
+void print_start_up(const char *indent, const char *what, const StartUp &t) {
+    std::printf("%s(%s: Loom %.1f ms", indent, what, t.loom_ms);
+    if (t.halide_ms >= 0)
+        std::printf(", then Halide's runtime, its own context on the loaded driver, %.1f ms",
+                    t.halide_ms);
+    std::printf(";\n%s then a trivial GPU pipeline, so that the OpenCL compiler's start-up in "
+                "the process is counted there: %.1f ms)\n",
+                indent, t.compiler_ms);
+}
+
+// The OpenCL compiler (PoCL's LLVM) starts up on the first program build in
+// a process, about a second here: a trivial Loom GPU pipeline pays for it
+// before the benchmarks, so that each pipeline's cold line, Loom's or
+// Halide's, shows its own build whichever runs first. Returns the ms.
+double warm_up_opencl_compiler() {
+    auto t0 = Clock::now();
+    loom::Var x("x"), xo("xo"), xi("xi");
+    loom::Func trivial("trivial");
+    trivial(x) = x;
+    trivial.gpu_tile(x, xo, xi, 8);
+    loom::Buffer<int> out(8);
+    trivial.realize(out, gpu_target());
+    out.copy_to_host();
+    return ms_since(t0);
+}
+
+#ifdef LOOM_WITH_HALIDE
+// Halide's pipelines once more after halide_device_release() dropped its
+// programs and its context: a new context, and each program built again
+// from source (Halide's runtime keeps no binaries; PoCL's cache is warm).
+void halide_warm_same_process(const Benchmarks &b) {
+    std::vector<HalideSides *> halides = b.halides();
+    if (halides.empty()) return;
+    for (HalideSides *h : halides)
+        if (h->runner) h->runner->device_free();
+    halide_gpu::release_opencl();
+    try {
+        auto t0 = Clock::now();
+        halide_gpu::init_opencl([](uint64_t) { return std::string(); });
+        std::printf("    (halide14: after halide_device_release(), a new context: %.1f ms)\n",
+                    ms_since(t0));
+    } catch (const std::exception &e) {
+        std::printf("    halide14: FAILED to make a new context: %s\n", e.what());
+        failures++;
+        return;
+    }
+    for (HalideSides *h : halides) {
+        if (!h->to_host.ok) continue;
+        try {
+            print_halide_first(h->kind, halide_first_run(*h->runner),
+                               h->on_device.ok ? h->on_device.median_ms() : -1);
+        } catch (const std::exception &e) {
+            std::printf("    halide14 %-22s FAILED: %s\n", kind_name(h->kind), e.what());
+            failures++;
+        }
+    }
+}
+#endif
+
+void report_latency(const Benchmarks &b, const Data &d, const StartUp &start_up,
                     const std::string &child_args) {
     std::printf("\nfirst-realize latency of the GPU pipelines: jit compile = lowering, OpenCL C "
                 "and LLVM host code;\nfirst realize = OpenCL program build (or load), input "
                 "upload, first launch, one run\n(steady runs: the 'on device' medians above)\n");
-    std::printf("  cold: empty kernel caches (OpenCL driver and context start-up before: "
-                "%.1f ms)\n",
-                init_ms);
-    std::string steady_list; // for the second process
+    std::printf("  cold: empty kernel caches\n");
+    print_start_up("    ", "OpenCL driver and context start-up before", start_up);
+    std::string steady_list; // for the second process: Loom's, then Halide's
+    auto add_steady = [&](double ms) {
+        steady_list += (steady_list.empty() ? "" : ",") + std::to_string(ms);
+    };
     for (GpuSides *g : b.gpus()) {
         double steady = g->on_device.ok ? g->on_device.median_ms() : -1;
         print_first(g->kind, g->cold, steady);
-        steady_list += (steady_list.empty() ? "" : ",") + std::to_string(steady);
+        add_steady(steady);
+    }
+    for (HalideSides *h : b.halides()) {
+        double steady = h->on_device.ok ? h->on_device.median_ms() : -1;
+        if (h->first_ms > 0)
+            print_halide_first(h->kind, h->first_ms, steady);
+        else
+            std::printf("    halide14 %-22s no first run: %s\n", kind_name(h->kind),
+                        h->to_host.error.c_str());
+        add_steady(steady);
     }
 
     // The same compiled pipelines once more after release() dropped every
@@ -560,6 +853,9 @@ void report_latency(const Benchmarks &b, const Data &d, double init_ms,
         r.after = program_stats();
         print_first(g->kind, r, g->on_device.ok ? g->on_device.median_ms() : -1);
     }
+#ifdef LOOM_WITH_HALIDE
+    halide_warm_same_process(b);
+#endif
 
     // A fresh pipeline of each algorithm: compiled again; its program is
     // found in memory only where its OpenCL C is the same text.
@@ -593,6 +889,33 @@ void report_latency(const Benchmarks &b, const Data &d, double init_ms,
         std::printf("    the second process failed\n");
         failures++;
     }
+}
+
+// The second process's report: every pipeline's first use, with warm caches.
+int report_child(const Benchmarks &b, const StartUp &start_up, const std::vector<double> &steady) {
+    print_start_up("    ", "OpenCL driver and context start-up", start_up);
+    auto steady_at = [&](size_t i) { return i < steady.size() ? steady[i] : -1; };
+    std::vector<GpuSides *> gpus = b.gpus();
+    for (size_t i = 0; i < gpus.size(); i++) {
+        if (gpus[i]->to_host.ok) {
+            print_first(gpus[i]->kind, gpus[i]->cold, steady_at(i));
+        } else {
+            std::printf("    %-22s FAILED: %s\n", kind_name(gpus[i]->kind),
+                        gpus[i]->to_host.error.c_str());
+            failures++;
+        }
+    }
+    std::vector<HalideSides *> halides = b.halides();
+    for (size_t i = 0; i < halides.size(); i++) {
+        if (halides[i]->to_host.ok) {
+            print_halide_first(halides[i]->kind, halides[i]->first_ms, steady_at(gpus.size() + i));
+        } else {
+            std::printf("    halide14 %-22s FAILED: %s\n", kind_name(halides[i]->kind),
+                        halides[i]->to_host.error.c_str());
+            failures++;
+        }
+    }
+    return failures ? 1 : 0;
 }
 
 } // namespace
@@ -633,21 +956,32 @@ int main(int argc, char **argv) {
         setenv("POCL_CACHE_DIR", (cache_root + "/pocl").c_str(), 1);
     }
 
-    double init_ms = 0;
-    std::string device;
+    StartUp start_up;
+    ClDevice device;
     try {
-        device = init_opencl(&init_ms);
+        device = init_opencl(&start_up.loom_ms);
     } catch (const std::exception &e) {
         std::printf("no OpenCL device: %s\n", e.what());
         return 1;
     }
+    // Halide's runtime on the same device, after Loom's (the driver is loaded).
+    std::string halide_device;
+    start_up.halide_ms = init_halide_opencl(device, &halide_device);
     if (!child) {
         std::printf("CPU: %s, %u hardware threads; Loom host target: %s\n", cpu_model().c_str(),
                     std::thread::hardware_concurrency(), cpu_target().to_string().c_str());
         const char *lt = std::getenv("LOOM_NUM_THREADS");
         std::printf("LOOM_NUM_THREADS=%s\n", lt ? lt : "(unset: core count)");
-        std::printf("OpenCL device: %s\n", device.c_str());
+        std::printf("OpenCL device: %s\n", device.description.c_str());
+        if (halide_missing.empty())
+            std::printf("Halide 14 (AOT, host-opencl) runs on: %s%s\n", halide_device.c_str(),
+                        halide_device == device.description ? " (the same device)"
+                                                            : " (NOT the same device)");
+        else
+            std::printf("Halide 14's OpenCL: not run: %s\n", halide_missing.c_str());
         std::printf("kernel caches (fresh, removed at exit): %s/{loom,pocl}\n", cache_root.c_str());
+        std::printf("sides: cpu = Loom's LLVM backend (the schedule named), gpu = Loom's "
+                    "OpenCL, halide14 = Halide 14's OpenCL (AOT)\n");
     }
 
     // One throwaway CPU compile, so that LLVM's start-up in this process is
@@ -658,25 +992,18 @@ int main(int argc, char **argv) {
         warm(x) = x;
         warm.compile_jit(cpu_target());
     }
+    try {
+        start_up.compiler_ms = warm_up_opencl_compiler();
+    } catch (const std::exception &e) {
+        std::printf("a trivial GPU pipeline failed: %s\n", e.what());
+        return 1;
+    }
 
     Data d;
     Benchmarks b(d, blur, matmul);
-    if (child) {
-        std::printf("    (OpenCL driver and context start-up: %.1f ms)\n", init_ms);
-        std::vector<GpuSides *> gpus = b.gpus();
-        for (size_t i = 0; i < gpus.size(); i++) {
-            if (gpus[i]->to_host.ok) {
-                print_first(gpus[i]->kind, gpus[i]->cold, i < steady.size() ? steady[i] : -1);
-            } else {
-                std::printf("    %-22s FAILED: %s\n", kind_name(gpus[i]->kind),
-                            gpus[i]->to_host.error.c_str());
-                failures++;
-            }
-        }
-        return failures ? 1 : 0;
-    }
+    if (child) return report_child(b, start_up, steady);
     b.run(d, runs);
-    report_latency(b, d, init_ms, child_args);
+    report_latency(b, d, start_up, child_args);
 
     std::error_code ignored;
     std::filesystem::remove_all(cache_root, ignored);

@@ -490,7 +490,8 @@ TEST_CASE("target: GPU features parse and print", "[target][gpu]") {
     CHECK(Target("host-cuda-cuda_capability_80").has_feature(Target::CUDACapability80));
     CHECK(Target::validate_target_string("host-opencl-cl_half"));
     CHECK_FALSE(Target::validate_target_string("host-opencl-cl_quad"));
-    CHECK_FALSE(Target::validate_target_string("host-cuda_capability_70"));
+    CHECK(Target::validate_target_string("host-cuda-cuda_capability_70")); // Halide's name
+    CHECK_FALSE(Target::validate_target_string("host-cuda-cuda_capability_71"));
     // The error for an unknown word lists the new words among the valid ones.
     CHECK_THROWS_WITH(Target("host-opencl-cl_quad"),
                       Catch::Contains("\"cl_quad\"") && Catch::Contains("cl_doubles") &&
@@ -499,11 +500,26 @@ TEST_CASE("target: GPU features parse and print", "[target][gpu]") {
                           Catch::Contains("cuda_capability_90"));
 }
 
-TEST_CASE("target: has_gpu_feature needs a GPU backend (OpenCL today)", "[target][gpu]") {
+TEST_CASE("target: CUDA capabilities, old and new, and the lowest one named", "[target][gpu]") {
+    for (int cap : {30, 32, 35, 50, 61, 70, 75, 80, 86, 89, 90, 100, 103, 110, 120, 121}) {
+        std::string word = "cuda_capability_" + std::to_string(cap);
+        Target t("x86-64-linux-cuda-" + word);
+        INFO(word);
+        CHECK(t.get_cuda_capability_lower_bound() == cap);
+        CHECK(t.to_string() == "x86-64-linux-cuda-" + word);
+    }
+    CHECK(Target("x86-64-linux-cuda").get_cuda_capability_lower_bound() == 0);
+    Target several("x86-64-linux-cuda-cuda_capability_120-cuda_capability_86-cuda_capability_100");
+    CHECK(several.get_cuda_capability_lower_bound() == 86);
+    CHECK(several.to_string() ==
+          "x86-64-linux-cuda-cuda_capability_86-cuda_capability_100-cuda_capability_120");
+}
+
+TEST_CASE("target: has_gpu_feature is true for cuda and opencl", "[target][gpu]") {
     CHECK(Target("host-opencl").has_gpu_feature());
     CHECK(Target("x86-64-linux-opencl-cl_doubles").has_gpu_feature());
-    CHECK_FALSE(Target("host-cuda").has_gpu_feature());
-    CHECK_FALSE(Target("host-cuda-cuda_capability_86").has_gpu_feature());
+    CHECK(Target("host-cuda").has_gpu_feature());
+    CHECK(Target("host-cuda-cuda_capability_86").has_gpu_feature());
     CHECK_FALSE(Target("host").has_gpu_feature());
     CHECK_FALSE(Target("host-cl_doubles").has_gpu_feature()); // a device property, not an API
     CHECK(Target("host-cuda-opencl").has_gpu_feature());
@@ -532,7 +548,7 @@ TEST_CASE("target: device APIs", "[target][gpu]") {
     }
     CHECK_FALSE(cpu.supports_device_api(DeviceAPI::Default_GPU));
     CHECK(cl.supports_device_api(DeviceAPI::Default_GPU));
-    CHECK_FALSE(cuda.supports_device_api(DeviceAPI::Default_GPU));
+    CHECK(cuda.supports_device_api(DeviceAPI::Default_GPU));
     CHECK(cuda.supports_device_api(DeviceAPI::CUDA));
     CHECK_FALSE(cuda.supports_device_api(DeviceAPI::OpenCL));
 }

@@ -41,7 +41,7 @@ TEST_CASE("target: host strings carry the CPU's features", "[target]") {
     REQUIRE(no_asserts.has_feature(Target::NoAsserts));
     REQUIRE(no_asserts.without_feature(Target::NoAsserts) == host);
     REQUIRE(Target("host-cuda").has_feature(Target::CUDA));
-    REQUIRE_FALSE(Target("host-cuda").has_gpu_feature()); // no CUDA backend yet
+    REQUIRE(Target("host-cuda").has_gpu_feature());
     REQUIRE(Target("host-opencl").has_gpu_feature());
     REQUIRE(Target("host-opencl").has_feature(Target::OpenCL));
     REQUIRE(host.with_feature(Target::Debug).with_feature(Target::Debug).features.size() ==

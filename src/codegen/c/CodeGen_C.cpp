@@ -225,7 +225,8 @@ std::string CodeGen_C::lane(const std::string &a, Type t) {
 void CodeGen_C::return_with_cleanup(const std::string &code) {
     std::string uc = symbol("__user_context").c_name;
     for (auto it = heap_allocations.rbegin(); it != heap_allocations.rend(); ++it)
-        line() << "loom_free(" << uc << ", " << *it << ");\n";
+        line() << (std::string(it->function) == "loom_free" ? "" : "(void)") << it->function << "("
+               << uc << ", " << it->value << ");\n";
     line() << "return " << code << ";\n";
 }
 
@@ -264,6 +265,14 @@ const std::vector<std::string> &CodeGen_C::declare_extern(const std::string &nam
     if (declared.empty()) proto += "void";
     prototypes[name] = proto + ");";
     return prototype_params[name] = declared;
+}
+
+std::string CodeGen_C::zero_of(Type) const {
+    return "0";
+}
+
+std::string CodeGen_C::helper_prefix() const {
+    return "static inline";
 }
 
 void CodeGen_C::need_helper(const std::string &name, const std::string &definition) {

@@ -130,7 +130,7 @@ std::string CodeGen_C::codegen_if_then_else(const Call *op) {
     if (op->args[0].type().is_vector()) {
         // No branching on vectors: evaluate both sides.
         std::string c = codegen(op->args[0]), a = codegen(op->args[1]);
-        std::string b = op->args.size() > 2 ? codegen(op->args[2]) : std::string("0");
+        std::string b = op->args.size() > 2 ? codegen(op->args[2]) : zero_of(t.element_of());
         Type bt = op->args.size() > 2 ? op->args[2].type() : t.element_of();
         return elementwise(
             t, {c, a, b}, {op->args[0].type(), op->args[1].type(), bt},
@@ -286,8 +286,9 @@ std::string CodeGen_C::bit_count(Intrinsic op, Type arg, const std::string &x) {
         std::string(leading ? "__builtin_clz" : "__builtin_ctz") + (wide ? "ll" : "");
     std::string a = wide ? "(unsigned long long)x" : "(unsigned)x";
     std::string adjust = leading && bits < 32 ? " - " + std::to_string(32 - bits) : "";
-    need_helper(fn, "static inline int " + fn + "(" + c_type(arg) + " x) {\n    return x == 0 ? " +
-                        std::to_string(bits) + " : " + builtin + "(" + a + ")" + adjust + ";\n}\n");
+    need_helper(fn, helper_prefix() + " int " + fn + "(" + c_type(arg) +
+                        " x) {\n    return x == 0 ? " + std::to_string(bits) + " : " + builtin +
+                        "(" + a + ")" + adjust + ";\n}\n");
     return fn + "(" + x + ")";
 }
 
@@ -311,7 +312,7 @@ std::string CodeGen_C::round_to_zero_div_mod(Type t, const std::string &a, const
     std::string T = c_type(t);
     std::string name = std::string(div ? "loom_div_rtz_" : "loom_mod_rtz_") +
                        (t.is_int() ? "i" : "u") + std::to_string(t.bits);
-    std::string body = "static inline " + T + " " + name + "(" + T + " a, " + T + " b) {\n" +
+    std::string body = helper_prefix() + " " + T + " " + name + "(" + T + " a, " + T + " b) {\n" +
                        "    if (b == 0) return 0;\n";
     if (t.is_int()) {
         std::string W = t.bits == 64 ? "uint64_t" : "uint32_t";

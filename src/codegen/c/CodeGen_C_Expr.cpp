@@ -146,13 +146,19 @@ std::string CodeGen_C::arithmetic(Type t, const std::string &a, const char *op,
     t = t.element_of();
     // Signed 32- and 64-bit overflow is undefined in Loom (the LLVM backend
     // emits nsw), and wider unsigned types wrap by themselves in C.
-    if (t.is_float() || t.bits >= 32) return a + " " + op + " " + b;
+    if (t.is_float()) return float_arithmetic(t, a, op, b);
+    if (t.bits >= 32) return a + " " + op + " " + b;
     // Narrow integers wrap: C would promote them to int, where a product
     // can overflow, so compute unsigned and convert back.
     std::string w = wrap_type(t);
     std::string r = "(" + w + ")" + a + " " + op + " (" + w + ")" + b;
     if (t.is_bool()) return "((" + r + ") & 1u) != 0";
     return "(" + c_type(t) + ")(" + r + ")";
+}
+
+std::string CodeGen_C::float_arithmetic(Type, const std::string &a, const char *op,
+                                        const std::string &b) {
+    return a + " " + op + " " + b;
 }
 
 template <typename Op> void CodeGen_C::visit_binary(const Op *op, const char *c_op) {
@@ -188,7 +194,7 @@ std::string CodeGen_C::euclidean_div_mod(Type t, const std::string &a, const std
     std::string suffix = (t.is_int() ? "i" : "u") + std::to_string(t.bits);
     std::string name = std::string(div ? "loom_div_" : "loom_mod_") + suffix;
     std::string def;
-    std::string sig = "static inline " + T + " " + name + "(" + T + " a, " + T + " b) {\n";
+    std::string sig = helper_prefix() + " " + T + " " + name + "(" + T + " a, " + T + " b) {\n";
     if (t.is_uint()) {
         // Division by zero gives zero.
         def = sig + "    return b == 0 ? 0 : (" + T + ")(a " + (div ? "/" : "%") + " b);\n}\n";

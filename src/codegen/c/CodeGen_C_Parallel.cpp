@@ -72,7 +72,7 @@ void CodeGen_C::codegen_parallel_for(const For *op) {
     int saved_indent = indent_level;
     Scope<Symbol> saved_symbols;
     std::swap(saved_symbols, symbols);
-    std::vector<std::string> saved_heap;
+    std::vector<Release<std::string>> saved_heap;
     saved_heap.swap(heap_allocations);
 
     out = &text;

@@ -57,7 +57,7 @@ void CodeGen_C::visit(const Load *op) {
     if (ramp && ramp->base.type().is_scalar()) {
         std::string base = codegen(ramp->base);
         if (!predicated && is_const_one(ramp->stride) && !t.is_bool()) {
-            std::string dense = dense_vector_load(t, memory, base);
+            std::string dense = dense_vector_load(t, memory, ramp->base, base);
             if (!dense.empty()) {
                 value = dense;
                 return;
@@ -71,8 +71,8 @@ void CodeGen_C::visit(const Load *op) {
     std::string mask = predicated ? lane(codegen(op->predicate), op->predicate.type()) : "";
     std::string v = vector_local(t);
     std::string read = from_memory(ptr + "[" + lane_index + "]");
-    line() << "for (int _l = 0; _l < " << t.lanes << "; _l++) " << v
-           << "[_l] = " << (predicated ? mask + " ? " + read + " : 0" : read) << ";\n";
+    line() << "for (int _l = 0; _l < " << t.lanes << "; _l++) " << v << "[_l] = "
+           << (predicated ? mask + " ? " + read + " : " + zero_of(t.element_of()) : read) << ";\n";
     value = v;
 }
 
@@ -106,7 +106,7 @@ void CodeGen_C::visit(const Store *op) {
     if (ramp && ramp->base.type().is_scalar()) {
         std::string base = codegen(ramp->base);
         if (!predicated && is_const_one(ramp->stride) && !t.is_bool() &&
-            dense_vector_store(t, memory, base, v))
+            dense_vector_store(t, memory, ramp->base, base, v))
             return;
         std::string stride = codegen(ramp->stride);
         lane_index = base + " + _l * " + stride;
@@ -170,7 +170,7 @@ void CodeGen_C::visit(const Allocate *op) {
     indent_level--;
     line() << "}\n";
 
-    heap_allocations.push_back(name);
+    heap_allocations.push_back({"loom_free", name});
     {
         ScopedBinding<Symbol> bind(symbols, op->name, Symbol{name, Handle()});
         codegen(op->body);
@@ -179,11 +179,12 @@ void CodeGen_C::visit(const Allocate *op) {
     line() << "loom_free(" << uc << ", " << name << ");\n";
 }
 
-std::string CodeGen_C::dense_vector_load(Type, const Symbol &, const std::string &) {
+std::string CodeGen_C::dense_vector_load(Type, const Symbol &, const Expr &, const std::string &) {
     return "";
 }
 
-bool CodeGen_C::dense_vector_store(Type, const Symbol &, const std::string &, const std::string &) {
+bool CodeGen_C::dense_vector_store(Type, const Symbol &, const Expr &, const std::string &,
+                                   const std::string &) {
     return false;
 }
 
@@ -197,7 +198,13 @@ void CodeGen_C::visit(const LetStmt *op) {
     std::string c = scalar ? let_local(op->name, op->value) : codegen(op->value);
     {
         ScopedBinding<Symbol> bind(symbols, op->name, Symbol{c, op->value.type()});
+        const char *release = release_function_for(op->value);
+        if (release) {
+            declare_extern(release, "int", {"void *", "void *"});
+            heap_allocations.push_back({release, c});
+        }
         codegen(op->body);
+        if (release) heap_allocations.pop_back();
     }
     if (scalar) mark_unused_lets(c);
 }

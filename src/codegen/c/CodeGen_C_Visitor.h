@@ -62,7 +62,7 @@ protected:
     std::map<std::string, std::string> prototypes;
     std::map<std::string, std::vector<std::string>> prototype_params;
     /** Heap allocations live at this point, innermost last (freed on return). */
-    std::vector<std::string> heap_allocations;
+    std::vector<Release<std::string>> heap_allocations;
 
     // value (CodeGenVisitor), the result of visiting an Expr: a C identifier
     // or literal (scalars), or the name of a local array (vectors).
@@ -94,6 +94,9 @@ protected:
      * computing on floats of `bits` (16-bit floats compute in float). C:
      * "sqrtf" for 16 and 32 bits, "sqrt" for 64. */
     virtual std::string math_function(const std::string &name, int bits) const;
+    /** Dialect hook: a zero of the scalar type t where it meets a value of
+     * t in `c ? x : zero` ("0"; CUDA's half is a class that needs its own). */
+    virtual std::string zero_of(Type t) const;
     /** A local holding `expr` of scalar type t; returns its name. */
     std::string scalar_local(Type t, const std::string &expr);
     /** A new local array for a vector of type t; returns its name. */
@@ -112,6 +115,9 @@ protected:
     const std::vector<std::string> &declare_extern(const std::string &name,
                                                    const std::string &result,
                                                    const std::vector<std::string> &params);
+    /** Dialect hook: what starts a helper function's definition ("static
+     * inline"; CUDA adds __device__). */
+    virtual std::string helper_prefix() const;
     /** Use (and define once) a helper function. */
     void need_helper(const std::string &name, const std::string &definition);
 
@@ -124,6 +130,10 @@ protected:
 
     // ---- Expressions (CodeGen_C_Expr.cpp) ----
     std::string arithmetic(Type t, const std::string &a, const char *op, const std::string &b);
+    /** Dialect hook: a op b (op "+", "-" or "*") on floats of type t; "a op
+     * b" (the compiler contracts a * b + c only where the dialect allows). */
+    virtual std::string float_arithmetic(Type t, const std::string &a, const char *op,
+                                         const std::string &b);
     std::string euclidean_div_mod(Type t, const std::string &a, const std::string &b, bool div);
     std::string convert(Type from, Type to, const std::string &a);
     /** Dialect hook: the bits of `a` (non-handle, scalar or vector) as type
@@ -163,13 +173,14 @@ protected:
 
     // ---- Loads, stores, allocations (CodeGen_C_Stmt.cpp) ----
     /** Dialect hook: a dense vector load (unpredicated, index Ramp(base, 1,
-     * t.lanes)) printed the dialect's way; returns the vector's local, or
-     * "" to load lane by lane (C). */
-    virtual std::string dense_vector_load(Type t, const Symbol &memory, const std::string &base);
+     * t.lanes); `base` is the printed base_index) printed the dialect's way;
+     * returns the vector's local, or "" to load lane by lane (C). */
+    virtual std::string dense_vector_load(Type t, const Symbol &memory, const Expr &base_index,
+                                          const std::string &base);
     /** Dialect hook: a dense vector store of the vector local `v` (as
      * above); returns false to store lane by lane (C). */
-    virtual bool dense_vector_store(Type t, const Symbol &memory, const std::string &base,
-                                    const std::string &v);
+    virtual bool dense_vector_store(Type t, const Symbol &memory, const Expr &base_index,
+                                    const std::string &base, const std::string &v);
     /** The element count of an Allocate when its extents are constant. */
     static bool constant_elements(const Allocate *op, int64_t *elements);
     /** An array local of `elements` elements for op, with its body. */

@@ -7,7 +7,7 @@
 // has not (signature, block and thread ids, shared memory, barriers,
 // atomics) and rejects what kernels cannot do. Everything a dialect spells
 // differently is a pure virtual hook below, or one of CodeGen_C's "Dialect
-// hook"s: OpenCL C (codegen/opencl) overrides them, and so will CUDA C.
+// hook"s: OpenCL C (codegen/opencl) and CUDA C (codegen/cuda) override them.
 //
 // Methods by file: CodeGen_GPU_C.cpp (kernel layout, ids, memory, calls the
 // kernel cannot make), CodeGen_GPU_C_Control.cpp (loops, branches, lets,
@@ -76,8 +76,9 @@ protected:
     /** The statement of a fence ordering this thread's memory accesses. */
     virtual std::string memory_fence() const = 0;
     /** The statement that atomically applies *ptr = *ptr op operand to the
-     * scalar of type t at `ptr` (a pointer of atomic_pointer_type), or ""
-     * when the dialect has no such call (a compare-and-swap loop then). */
+     * scalar of type t (an integer or a float) at `ptr` (a pointer of
+     * atomic_pointer_type), or "" when the dialect has no such call (a
+     * compare-and-swap loop then). */
     virtual std::string atomic_rmw(AtomicOp op, Type t, const std::string &ptr,
                                    const std::string &operand) = 0;
     /** An expression that atomically stores `desired` at `ptr` if it holds

@@ -1,5 +1,6 @@
 // atomic_update in GPU kernels: the dialect's atomic call when the new value
-// is `old op e` for an integer operation it has (atomic_add, ...), else a
+// is `old op e` for an operation it has (atomic_add on ints, atomicAdd on
+// floats in CUDA, ...), else a
 // compare-and-swap loop on the element's bits that recomputes the new value
 // from the value it saw. Works on global and shared memory alike: the
 // pointer carries the memory's address space.
@@ -26,8 +27,7 @@ std::string CodeGen_GPU_C::codegen_atomic_update(const Call *op) {
 
     AtomicOp rmw;
     Expr operand;
-    if ((t.is_int() || t.is_uint()) && !t.is_bool() &&
-        match_atomic_rmw(value, old->value, &rmw, &operand)) {
+    if (!t.is_bool() && match_atomic_rmw(value, old->value, &rmw, &operand)) {
         std::string ptr = "(" + atomic_pointer_type(t, memory.address_space) + ")" + memory.c_name +
                           " + " + index;
         std::string call = atomic_rmw(rmw, t, ptr, codegen(operand));
@@ -41,9 +41,9 @@ std::string CodeGen_GPU_C::codegen_atomic_update(const Call *op) {
         user_error(kernel_description()
                    << " updates " << name->value << " atomically with values of type "
                    << type_to_string(t) << ", but " << dialect_name()
-                   << " has atomic operations on 32- and 64-bit values only");
+                   << " has no atomic operation on " << int(t.bits)
+                   << "-bit values; use a 32- or 64-bit type for the updated Func");
     };
-    if (t.bits < 32) unsupported();
 
     // Compare-and-swap on the element's bits.
     Type bits = UInt(t.bits);

@@ -147,7 +147,8 @@ llvm::Value *CodeGen_LLVM::call_c_function(const std::string &name, llvm::Type *
 
 void CodeGen_LLVM::return_with_cleanup(llvm::Value *code) {
     for (auto it = heap_allocations.rbegin(); it != heap_allocations.rend(); ++it) {
-        call_c_function("loom_free", void_t, {user_context(), *it});
+        bool is_free = std::string(it->function) == "loom_free";
+        call_c_function(it->function, is_free ? void_t : i32_t, {user_context(), it->value});
     }
     builder->CreateRet(code);
 }

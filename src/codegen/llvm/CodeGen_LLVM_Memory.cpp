@@ -329,7 +329,7 @@ void CodeGen_LLVM::visit(const Allocate *op) {
     return_with_cleanup(call_c_function("loom_error_out_of_memory", i32_t, {user_context()}));
     builder->SetInsertPoint(ok);
 
-    heap_allocations.push_back(ptr);
+    heap_allocations.push_back({"loom_free", ptr});
     {
         ScopedBinding<llvm::Value *> bind(symbols, op->name, ptr);
         ScopedBinding<std::string> root(memory_roots, op->name, op->name);

@@ -23,7 +23,10 @@ void CodeGen_LLVM::visit(const LetStmt *op) {
         // A pointer let (a buffer's host pointer, or an alias of one) shadows
         // any memory root of the same name.
         ScopedBinding<std::string> root(memory_roots, op->name, memory_root_of(op->value));
+        const char *release = release_function_for(op->value);
+        if (release) heap_allocations.push_back({release, v});
         codegen(op->body);
+        if (release) heap_allocations.pop_back();
         return;
     }
     codegen(op->body);

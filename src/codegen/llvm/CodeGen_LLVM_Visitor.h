@@ -56,7 +56,7 @@ private:
 
     // Heap allocations live at this point, innermost last: freed on every
     // early return.
-    std::vector<llvm::Value *> heap_allocations;
+    std::vector<Release<llvm::Value *>> heap_allocations;
 
     // value (CodeGenVisitor): the result of visiting an Expr.
 

@@ -88,7 +88,8 @@ protected:
         return lanes == 2 || lanes == 3 || lanes == 4 || lanes == 8 || lanes == 16;
     }
 
-    std::string dense_vector_load(Type t, const Symbol &memory, const std::string &base) override {
+    std::string dense_vector_load(Type t, const Symbol &memory, const Expr &,
+                                  const std::string &base) override {
         if (!has_vload(t.lanes)) return "";
         std::string v = vector_local(t), n = std::to_string(t.lanes);
         line() << "vstore" << n << "(vload" << n << "(0, " << memory_pointer(memory, t) << " + "
@@ -96,7 +97,7 @@ protected:
         return v;
     }
 
-    bool dense_vector_store(Type t, const Symbol &memory, const std::string &base,
+    bool dense_vector_store(Type t, const Symbol &memory, const Expr &, const std::string &base,
                             const std::string &v) override {
         if (!has_vload(t.lanes)) return false;
         std::string n = std::to_string(t.lanes);
@@ -206,6 +207,7 @@ protected:
     std::string atomic_rmw(AtomicOp op, Type t, const std::string &ptr,
                            const std::string &operand) override {
         static const char *const names[] = {"add", "sub", "min", "max", "and", "or", "xor"};
+        if (t.is_float()) return ""; // OpenCL 1.2 has integer atomics only
         std::string prefix = atomic_prefix(t);
         if (prefix.empty()) return "";
         return prefix + names[int(op)] + "(" + ptr + ", " + operand + ");";
