@@ -16,7 +16,8 @@ typedef enum loom_type_code_t {
     loom_type_int = 0,
     loom_type_uint = 1,
     loom_type_float = 2,
-    loom_type_handle = 3
+    loom_type_handle = 3,
+    loom_type_bfloat = 4 /* brain float: the upper 16 bits of a float32 */
 } loom_type_code_t;
 
 /** An element type: code, bits per lane, lanes. */
@@ -123,11 +124,15 @@ typedef enum loom_error_code_t {
 } loom_error_code_t;
 
 /** Per-call context passed as the hidden first argument of generated code.
- * When the context is NULL or its handler is NULL, errors go to the global
- * handler (see loom_set_error_handler). */
+ * When the context is NULL or its error handler is NULL, errors go to the
+ * global handler (see loom_set_error_handler); when its print handler is
+ * NULL, print() output goes to stderr. (A context brace-initialized with
+ * the first two members only has no print handler.) */
 typedef struct loom_call_context_t {
     void (*error_handler)(struct loom_call_context_t *context, const char *message);
     void *user_data;
+    /** Receives each line of print()/print_when() output of the call. */
+    void (*print_handler)(struct loom_call_context_t *context, const char *message);
 } loom_call_context_t;
 
 /** Global error handler: called with the user context (may be NULL) and a

@@ -73,8 +73,8 @@ template <typename T = uint8_t> Buffer<T> load_png(const std::string &path) {
 /** Save a (width, height[, channels]) Buffer of uint8 or uint16 as PNG (1-4 channels). */
 template <typename T> void save_png(const Buffer<T> &image, const std::string &path) {
     static_assert(sizeof(T) <= 2, "save_png: 8- or 16-bit element types only");
-    int width = image.width(), height = image.height(), channels = image.channels();
-    if (channels < 1 || channels > 4) throw std::runtime_error("save_png: 1 to 4 channels only");
+    if (image.channels() < 1 || image.channels() > 4)
+        throw std::runtime_error("save_png: 1 to 4 channels only");
     detail::File f(std::fopen(path.c_str(), "wb"));
     if (!f) throw std::runtime_error("save_png: cannot write " + path);
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
@@ -83,6 +83,8 @@ template <typename T> void save_png(const Buffer<T> &image, const std::string &p
         png_destroy_write_struct(&png, &info);
         throw std::runtime_error("save_png: failed writing " + path);
     }
+    // Read after setjmp, so that no local lives across it (-Wclobbered).
+    const int width = image.width(), height = image.height(), channels = image.channels();
     static const int color_types[] = {PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA,
                                       PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA};
     png_init_io(png, f.get());

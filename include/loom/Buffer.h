@@ -4,19 +4,35 @@
 /** \file Buffer<T, Dims>: host memory with a min, extent and stride per
  * dimension, and optionally a copy of it on a GPU.
  *
+ * Buffer is a named, reference-counted handle to a loom::Runtime::Buffer
+ * (LoomBuffer.h), as Halide::Buffer is to Halide::Runtime::Buffer: copies
+ * of a Buffer share everything (shape included), while views (cropped,
+ * sliced, embedded, translated, transposed, alias) are new Buffers with
+ * their own shape that share the memory and keep it alive. The shape
+ * operations are Runtime::Buffer's; bad arguments throw RuntimeError naming
+ * the buffer.
+ *
  * Device memory follows Halide's dirty flags: after a kernel writes a buffer
  * on the device it is device-dirty, after the host writes it host-dirty, and
  * copy_to_host()/copy_to_device() copy only what is dirty. Unlike Halide,
  * reading a device-dirty Buffer on the host never returns stale data: every
  * host accessor (operator() with integer coordinates, data(), for_each_value,
- * fill, copy, copy_to_host) first copies the device's data back, at the cost
- * of one flag test when there is nothing to copy. raw_buffer() does not: it is
- * how pipelines see the buffer on either side.
+ * for_each_element's callers' reads, fill, copy, copy_from, copy_to_host)
+ * first copies the device's data back, at the cost of one flag test when
+ * there is nothing to copy. raw_buffer() does not: it is how pipelines see
+ * the buffer on either side.
  * As in Halide, element access through a non-const Buffer (`b(x, y) = v`),
- * fill() and for_each_value() mark the buffer host-dirty, so that the next
- * copy_to_device() (or pipeline run on the GPU) uploads the change; access
- * through a const Buffer does not. Writes through data(), or through a const
- * Buffer's element references, need an explicit set_host_dirty(). */
+ * fill(), copy_from() and for_each_value() mark the buffer host-dirty, so
+ * that the next copy_to_device() (or pipeline run on the GPU) uploads the
+ * change; access through a const Buffer does not. Writes through data(), or
+ * through a const Buffer's element references, need an explicit
+ * set_host_dirty().
+ * Device memory belongs to the Runtime::Buffer inside (see LoomBuffer.h):
+ * copies of a Buffer share it, a crop or slice gets its own handle into it
+ * from the device interface (device_crop, device_slice) and keeps it alive,
+ * other views (translated, transposed, embedded, alias) share the handle,
+ * and the memory is freed when the last Buffer referring to it goes. Each
+ * view has its own dirty flags, copied from the buffer when it is made. */
 
 #include <cstddef>
 #include <cstdint>
@@ -26,8 +42,10 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "LoomBuffer.h"
 #include "LoomRuntime.h"
 #include "loom/DeviceAPI.h"
 #include "loom/Expr.h"
@@ -45,14 +63,11 @@ namespace Internal {
  * the argument count and types, naming the buffer. */
 Expr buffer_call(const Buffer<void, -1> &image, const std::vector<Expr> &args);
 
-/** Shared state of a Buffer: the C view plus ownership of the memory. */
+/** Shared state of a Buffer: the runtime buffer (host and device memory,
+ * shape and the C view) and a name. */
 struct BufferContents : RefCounted {
-    loom_buffer_t raw{};
-    std::vector<loom_dimension_t> dims;
-    std::shared_ptr<uint8_t> allocation; // null when wrapping user memory
+    Runtime::Buffer<> buf;
     std::string name;
-    /** Frees the device memory (a wrapped native handle is only forgotten). */
-    ~BufferContents() override;
 };
 
 /** The device operations of Buffer, calling the runtime (LoomRuntime.h);
@@ -66,38 +81,76 @@ void buffer_device_sync(BufferContents &c);
 void buffer_device_wrap_native(BufferContents &c, DeviceAPI api, uint64_t handle);
 void buffer_device_detach_native(BufferContents &c);
 void buffer_set_device_dirty(BufferContents &c, bool dirty);
+/** A Runtime::BufferError of a device crop or slice of the Buffer named
+ * `name`, as RuntimeError ("Buffer name: ..."). */
+[[noreturn]] void buffer_device_view_error(const std::string &name, const Runtime::BufferError &e);
 
 std::string unique_buffer_name();
+
+/** Buffer constructor arguments: ints, then optionally a name. */
+template <typename... Args> struct IntsThenOptionalName : std::true_type {};
+template <typename Last>
+struct IntsThenOptionalName<Last>
+    : std::bool_constant<std::is_integral_v<Last> ||
+                         (std::is_convertible_v<const Last &, std::string> &&
+                          !std::is_same_v<Last, std::nullptr_t>)> {};
+template <typename First, typename Second, typename... Rest>
+struct IntsThenOptionalName<First, Second, Rest...>
+    : std::bool_constant<std::is_integral_v<First> &&
+                         IntsThenOptionalName<Second, Rest...>::value> {};
+
+inline void collect_sizes_and_name(std::vector<int> &, std::string &) {}
+template <typename First, typename... Rest>
+void collect_sizes_and_name(std::vector<int> &sizes, std::string &name, const First &first,
+                            const Rest &...rest) {
+    if constexpr (std::is_integral_v<First>) {
+        sizes.push_back(int(first));
+    } else {
+        name = first;
+    }
+    collect_sizes_and_name(sizes, name, rest...);
+}
+
+/** The extents of a C array type, innermost (last index) first. */
+template <typename A> void array_sizes(std::vector<int> &sizes) {
+    if constexpr (std::rank_v < A >> 0) {
+        array_sizes<std::remove_extent_t<A>>(sizes);
+        sizes.push_back(int(std::extent_v<A>));
+    }
+}
 [[noreturn]] void buffer_error(const std::string &message);
+/** A Runtime::BufferError raised for the Buffer named `name`, as RuntimeError. */
+[[noreturn]] void buffer_error(const std::string &name, const Runtime::BufferError &e);
 
 inline Type type_from_raw(loom_type_t t) {
     return Type(Type::Code(t.code), t.bits, t.lanes);
 }
 inline loom_type_t raw_from_type(Type t) {
-    return loom_type_t{uint8_t(t.code), t.bits, t.lanes};
+    return loom_type_t{uint8_t(t.code), uint8_t(t.bits), uint16_t(t.lanes)};
 }
 
 } // namespace Internal
 
-/** A dimension view of a Buffer. */
-struct BufferDimension {
-    const loom_dimension_t *d;
-    int min() const { return d->min; }
-    int extent() const { return d->extent; }
-    int stride() const { return d->stride; }
-    int max() const { return d->min + d->extent - 1; }
-};
+/** A dimension view of a Buffer: min(), extent(), stride(), max(), and its
+ * coordinates when iterated (`for (int x : b.dim(0))`). */
+using BufferDimension = Runtime::BufferDim;
 
 /** Host memory with a type, a name, and min/extent/stride per dimension.
  * T = void (or Dims = -1) leaves the element type (or dimension count) to
- * run time. Copies share the memory; use copy() for a deep copy. Memory
- * allocated by Buffer is zero-initialized. */
+ * run time. Copies share the memory and the shape; use copy() for a deep
+ * copy. Memory allocated by Buffer is zero-initialized. */
 template <typename T = void, int Dims = -1> class Buffer {
     template <typename, int> friend class Buffer;
     Internal::IntrusivePtr<Internal::BufferContents> contents;
 
     static constexpr bool typed = !std::is_void_v<T>;
     using ElemRef = std::conditional_t<typed, T, uint8_t>;
+    using Mutable = std::remove_const_t<ElemRef>;
+    using CopyType = std::conditional_t<typed, Mutable, void>;
+    static constexpr int sliced_dims = Dims < 0 ? -1 : Dims - 1;
+    static constexpr int embedded_dims = Dims < 0 ? -1 : Dims + 1;
+
+    Runtime::Buffer<> &rt() const { return contents->buf; }
 
     void check_dims(int d) const {
         if (Dims >= 0 && d != Dims)
@@ -105,47 +158,102 @@ template <typename T = void, int Dims = -1> class Buffer {
                                    " dimensions constructed with " + std::to_string(d) +
                                    " dimensions");
     }
+    void check_defined(const char *method) const {
+        if (!contents.defined())
+            Internal::buffer_error(std::string(method) + " of an undefined Buffer");
+    }
+
+    // Runs f, turning the runtime buffer's argument errors into RuntimeError.
+    template <typename F> decltype(auto) checked(F &&f) const {
+        try {
+            return f();
+        } catch (const Runtime::BufferError &e) {
+            Internal::buffer_error(contents.defined() ? contents->name : std::string(), e);
+        }
+    }
 
     // Copies the device's data back when the host's is stale (a flag test otherwise).
     void sync_host() const {
-        if (contents.defined() && (contents->raw.flags & loom_buffer_flag_device_dirty))
+        if (contents.defined() && (rt().buf.flags & loom_buffer_flag_device_dirty))
             Internal::buffer_copy_to_host(*contents);
     }
+    void mark_host_dirty() const { rt().buf.flags |= loom_buffer_flag_host_dirty; }
 
-    void init(Type t, const std::vector<int> &sizes, uint8_t *data) {
+    // A fresh Buffer around a new runtime buffer (no device memory), with clean flags.
+    static Buffer wrap_runtime(Runtime::Buffer<> b, const std::string &name) {
+        Buffer out;
+        out.contents = new Internal::BufferContents;
+        out.contents->buf = std::move(b);
+        out.contents->buf.buf.flags = 0;
+        out.contents->name = name.empty() ? Internal::unique_buffer_name() : name;
+        return out;
+    }
+
+    void init(Type t, const std::vector<int> &sizes, uint8_t *data,
+              const std::vector<int> &order = {}) {
         check_dims(int(sizes.size()));
-        contents = new Internal::BufferContents;
-        auto &c = *contents;
-        c.name = Internal::unique_buffer_name();
-        c.dims.resize(sizes.size());
-        int64_t stride = 1;
-        for (size_t i = 0; i < sizes.size(); i++) {
-            if (sizes[i] < 0)
-                Internal::buffer_error("Buffer extent " + std::to_string(sizes[i]) +
-                                       " in dimension " + std::to_string(i) + " is negative");
-            c.dims[i] = loom_dimension_t{0, sizes[i], int32_t(stride), 0};
-            stride *= sizes[i] > 0 ? sizes[i] : 1;
-            if (stride > INT32_MAX)
-                Internal::buffer_error("Buffer of more than 2^31 elements per dimension stride");
+        loom_type_t raw = Internal::raw_from_type(t);
+        Runtime::Buffer<> b;
+        try {
+            if (data)
+                b = Runtime::Buffer<>(raw, data, sizes);
+            else if (order.empty())
+                b = Runtime::Buffer<>(raw, sizes);
+            else
+                b = Runtime::Buffer<>(raw, sizes, order);
+        } catch (const Runtime::BufferError &e) {
+            Internal::buffer_error(std::string(), e);
         }
-        if (!data) {
-            size_t bytes = size_t(stride) * size_t(t.bytes()) * t.lanes;
-            // Over-allocate so that vector loads near the end stay in bounds.
-            uint8_t *mem =
-                static_cast<uint8_t *>(::operator new[](bytes + 64, std::align_val_t(64)));
-            std::memset(mem, 0, bytes + 64);
-            c.allocation = std::shared_ptr<uint8_t>(
-                mem, [](uint8_t *p) { ::operator delete[](p, std::align_val_t(64)); });
-            data = mem;
+        *this = wrap_runtime(std::move(b), "");
+    }
+
+    // How a view reaches the source's device memory.
+    enum class DeviceView { Shared, Crop, Slice };
+
+    // Gives `view` (reshaped from this Buffer's runtime buffer as a crop, or
+    // as the slice at slice_pos of dimension slice_dim) its own handle into
+    // the device memory, when there is some; RuntimeError when it cannot.
+    void attach_device_view(Runtime::Buffer<> &view, int slice_dim, int slice_pos) const {
+        if (!rt().buf.device) return;
+        try {
+            rt().attach_device_view(view, slice_dim, slice_pos);
+        } catch (const Runtime::BufferError &e) {
+            Internal::buffer_device_view_error(contents->name, e);
         }
-        c.raw.host = data;
-        c.raw.type = Internal::raw_from_type(t);
-        c.raw.dimensions = int32_t(c.dims.size());
-        c.raw.dim = c.dims.data();
+    }
+
+    // A new Buffer sharing this one's memory (host and device), reshaped by
+    // `reshape` (on the runtime buffer). A crop or slice gets its own handle
+    // into the device memory; other views share the handle, as in Halide.
+    template <int D2 = -1, typename R>
+    Buffer<T, D2> make_view(R &&reshape, DeviceView how, int slice_dim = -1,
+                            int slice_pos = 0) const {
+        check_defined("A view");
+        Buffer<T, -1> v;
+        v.contents = new Internal::BufferContents;
+        v.contents->name = Internal::unique_buffer_name();
+        v.contents->buf = rt();
+        checked([&] { reshape(v.contents->buf); });
+        if (how != DeviceView::Shared)
+            attach_device_view(v.contents->buf, how == DeviceView::Slice ? slice_dim : -1,
+                               slice_pos);
+        return Buffer<T, D2>(v);
+    }
+
+    // Reshapes this Buffer's own runtime buffer (shared by its copies) as a
+    // crop or slice, all or nothing; device memory becomes a crop or slice
+    // of the old one, which it keeps alive.
+    template <typename R> void reshape_in_place(R &&reshape, int slice_dim, int slice_pos) {
+        check_defined("A crop or slice");
+        Runtime::Buffer<> shaped = rt();
+        checked([&] { reshape(shaped); });
+        attach_device_view(shaped, slice_dim, slice_pos);
+        rt() = std::move(shaped);
     }
 
 public:
     using ElemType = T;
+    using Dimension = BufferDimension;
 
     Buffer() = default;
 
@@ -155,8 +263,6 @@ public:
         init(type_of<T>(), sizes, nullptr);
         if (!name.empty()) set_name(name);
     }
-    template <typename... Args, typename = std::enable_if_t<(std::is_integral_v<Args> && ...)>>
-    explicit Buffer(int first, Args... rest) : Buffer(std::vector<int>{first, int(rest)...}) {}
 
     /** Allocate a buffer of a run-time type. */
     Buffer(Type t, const std::vector<int> &sizes, const std::string &name = "") {
@@ -170,22 +276,53 @@ public:
         if (!name.empty()) set_name(name);
     }
 
+    /** Allocate with a storage order: `storage_order` names the dimensions
+     * from innermost to outermost in memory ({2, 0, 1} for interleaved x, y, c). */
+    Buffer(const std::vector<int> &sizes, const std::vector<int> &storage_order,
+           const std::string &name = "") {
+        static_assert(typed, "Buffer<void> needs a Type: Buffer<>(Int(32), sizes, order)");
+        init(type_of<T>(), sizes, nullptr, storage_order);
+        if (!name.empty()) set_name(name);
+    }
+    Buffer(Type t, const std::vector<int> &sizes, const std::vector<int> &storage_order,
+           const std::string &name = "") {
+        if constexpr (typed) {
+            if (t != type_of<T>())
+                Internal::buffer_error("Buffer type mismatch: constructed " +
+                                       type_to_string(type_of<T>()) + " buffer with type " +
+                                       type_to_string(t));
+        }
+        init(t, sizes, nullptr, storage_order);
+        if (!name.empty()) set_name(name);
+    }
+
     /** Wrap memory the caller owns (dense, first dimension innermost). */
     Buffer(T *data, const std::vector<int> &sizes, const std::string &name = "") {
         static_assert(typed, "wrap untyped memory with Buffer<>(Type, data, sizes)");
-        init(type_of<T>(), sizes, reinterpret_cast<uint8_t *>(data));
+        init(type_of<T>(), sizes, reinterpret_cast<uint8_t *>(const_cast<Mutable *>(data)));
         if (!name.empty()) set_name(name);
     }
     /** Wrap memory the caller owns with explicit dimensions. */
     Buffer(Type t, void *data, const std::vector<loom_dimension_t> &shape,
            const std::string &name = "") {
-        init(t, std::vector<int>(shape.size(), 0), static_cast<uint8_t *>(data));
-        contents->dims = shape;
-        contents->raw.dim = contents->dims.data();
-        if (!name.empty()) set_name(name);
+        check_dims(int(shape.size()));
+        Runtime::Buffer<> b;
+        try {
+            b = Runtime::Buffer<>(Internal::raw_from_type(t), data, shape);
+        } catch (const Runtime::BufferError &e) {
+            Internal::buffer_error(name, e);
+        }
+        *this = wrap_runtime(std::move(b), name);
+        if constexpr (typed) {
+            if (t != type_of<T>())
+                Internal::buffer_error("Buffer type mismatch: constructed " +
+                                       type_to_string(type_of<T>()) + " buffer with type " +
+                                       type_to_string(t));
+        }
     }
 
-    /** Wrap a loom_buffer_t (the memory is not owned). */
+    /** Wrap a loom_buffer_t's host memory and shape (not owned; its device
+     * memory stays with it). */
     explicit Buffer(const loom_buffer_t &b, const std::string &name = "") {
         std::vector<loom_dimension_t> shape(b.dim, b.dim + b.dimensions);
         *this = Buffer(Internal::type_from_raw(b.type), b.host, shape, name);
@@ -195,94 +332,320 @@ public:
         }
     }
 
-    /** Interleaved layout: the last dimension (channels) is innermost in memory. */
-    static Buffer make_interleaved(int width, int height, int channels) {
-        Buffer b(std::vector<int>{width, height, channels});
-        auto &d = b.contents->dims;
-        d[2].stride = 1;
-        d[0].stride = channels;
-        d[1].stride = channels * width;
-        return b;
+    // ---- Constructors in Halide's other forms: sizes as ints with an
+    // optional trailing name, wrapped memory, explicit shapes, C arrays.
+
+    /** Allocate: Buffer<float>(640, 480) or Buffer<float>(640, 480, "name"). */
+    template <typename... Args,
+              typename = std::enable_if_t<Internal::IntsThenOptionalName<Args...>::value>>
+    explicit Buffer(int first, const Args &...rest) {
+        static_assert(typed, "Buffer<void> needs a Type: Buffer<>(Int(32), 640, 480)");
+        std::vector<int> sizes{first};
+        std::string name;
+        Internal::collect_sizes_and_name(sizes, name, rest...);
+        init(type_of<T>(), sizes, nullptr);
+        if (!name.empty()) set_name(name);
+    }
+    /** Allocate a buffer of a run-time type: Buffer<>(UInt(8), 640, 480, "name"). */
+    template <typename... Args,
+              typename = std::enable_if_t<Internal::IntsThenOptionalName<Args...>::value>>
+    Buffer(Type t, int first, const Args &...rest) {
+        std::vector<int> sizes{first};
+        std::string name;
+        Internal::collect_sizes_and_name(sizes, name, rest...);
+        *this = Buffer(t, sizes, name);
+    }
+    /** Wrap dense memory the caller owns: Buffer<float>(data, 640, 480). */
+    template <typename... Args,
+              typename = std::enable_if_t<Internal::IntsThenOptionalName<Args...>::value>>
+    Buffer(T *data, int first, const Args &...rest) {
+        std::vector<int> sizes{first};
+        std::string name;
+        Internal::collect_sizes_and_name(sizes, name, rest...);
+        *this = Buffer(data, sizes, name);
+    }
+    /** Wrap dense memory of a run-time type. */
+    template <typename... Args,
+              typename = std::enable_if_t<Internal::IntsThenOptionalName<Args...>::value>>
+    Buffer(Type t, void *data, int first, const Args &...rest) {
+        std::vector<int> sizes{first};
+        std::string name;
+        Internal::collect_sizes_and_name(sizes, name, rest...);
+        *this = Buffer(t, data, sizes, name);
+    }
+    Buffer(Type t, void *data, const std::vector<int> &sizes, const std::string &name = "") {
+        if constexpr (typed) {
+            if (t != type_of<T>())
+                Internal::buffer_error("Buffer type mismatch: wrapped " +
+                                       type_to_string(type_of<T>()) + " buffer with type " +
+                                       type_to_string(t));
+        }
+        init(t, sizes, static_cast<uint8_t *>(data));
+        if (!name.empty()) set_name(name);
+    }
+    /** Wrap memory the caller owns, with d dimensions given as {min, extent,
+     * stride} (Halide's halide_dimension_t, here loom_dimension_t). */
+    Buffer(T *data, int d, const loom_dimension_t *shape, const std::string &name = "")
+        : Buffer(type_of<std::conditional_t<typed, Mutable, uint8_t>>(),
+                 const_cast<Mutable *>(data), d, shape, name) {
+        static_assert(typed, "wrap untyped memory with Buffer<>(Type, data, d, shape)");
+    }
+    Buffer(Type t, void *data, int d, const loom_dimension_t *shape, const std::string &name = "") {
+        if (d < 0 || (d > 0 && !shape))
+            Internal::buffer_error("Buffer wrapping " + std::to_string(d) +
+                                   " dimensions needs that many loom_dimension_t");
+        *this = Buffer(t, data, std::vector<loom_dimension_t>(shape, shape + d), name);
+    }
+    /** Wrap a C array; the last index is dimension 0: `int a[3][4]` is a
+     * 4 x 3 buffer. The memory is not owned. */
+    template <typename Array, size_t N,
+              typename = std::enable_if_t<std::is_arithmetic_v<std::remove_all_extents_t<Array>>>>
+    explicit Buffer(Array (&vals)[N], const std::string &name = "") {
+        using Elem = std::remove_cv_t<std::remove_all_extents_t<Array>>;
+        std::vector<int> sizes;
+        Internal::array_sizes<Array[N]>(sizes);
+        *this = Buffer(type_of<Elem>(), const_cast<void *>(static_cast<const void *>(&vals[0])),
+                       sizes, name);
     }
 
-    /** Conversion between typed and untyped views; checked at run time. */
-    template <typename T2, int D2> Buffer(const Buffer<T2, D2> &o) : contents(o.contents) {
-        if (!contents.defined()) return;
-        if constexpr (typed && !std::is_same_v<T, T2>) {
+    /** A Buffer around a runtime buffer's memory and shape (shared, not copied). */
+    template <typename T2, int D2>
+    explicit Buffer(const Runtime::Buffer<T2, D2> &b, const std::string &name = "") {
+        Runtime::Buffer<> any = b;
+        *this = wrap_runtime(std::move(any), name);
+        if constexpr (typed) {
             if (type() != type_of<T>())
-                Internal::buffer_error("Cannot view Buffer \"" + name() + "\" of type " +
-                                       type_to_string(type()) + " as " +
+                Internal::buffer_error("Cannot view a runtime buffer of type " +
+                                       type_to_string(type()) + " as a Buffer of " +
                                        type_to_string(type_of<T>()));
         }
         check_dims(dimensions());
     }
 
+    /** A zero-dimensional buffer holding one value. */
+    static Buffer make_scalar(const std::string &name = "") {
+        static_assert(typed, "Buffer<void>::make_scalar needs a Type: make_scalar(Int(32))");
+        return Buffer(std::vector<int>{}, name);
+    }
+    static Buffer make_scalar(Type t, const std::string &name = "") {
+        return Buffer(t, std::vector<int>{}, name);
+    }
+    /** A zero-dimensional buffer wrapping one value the caller owns. */
+    static Buffer make_scalar(T *data, const std::string &name = "") {
+        return Buffer(data, std::vector<int>{}, name);
+    }
+
+    /** Interleaved layout: the last dimension (channels) is innermost in memory. */
+    static Buffer make_interleaved(int width, int height, int channels,
+                                   const std::string &name = "") {
+        return Buffer(std::vector<int>{width, height, channels}, std::vector<int>{2, 0, 1}, name);
+    }
+    static Buffer make_interleaved(Type t, int width, int height, int channels,
+                                   const std::string &name = "") {
+        return Buffer(t, std::vector<int>{width, height, channels}, std::vector<int>{2, 0, 1},
+                      name);
+    }
+    /** Wrap interleaved memory the caller owns. */
+    static Buffer make_interleaved(T *data, int width, int height, int channels,
+                                   const std::string &name = "") {
+        static_assert(typed, "wrap untyped memory with Buffer<>(Type, data, shape)");
+        std::vector<loom_dimension_t> shape = {
+            {0, width, channels, 0}, {0, height, width * channels, 0}, {0, channels, 1, 0}};
+        return Buffer(type_of<T>(), const_cast<Mutable *>(data), shape, name);
+    }
+
+    /** A new dense buffer with src's mins, extents and nesting of dimensions
+     * in memory (T's type, or src's for Buffer<void>). */
+    template <typename T2, int D2>
+    static Buffer
+    make_with_shape_of(const Buffer<T2, D2> &src, void *(*allocate_fn)(size_t) = nullptr,
+                       void (*deallocate_fn)(void *) = nullptr, const std::string &name = "") {
+        src.check_defined("make_with_shape_of");
+        Runtime::Buffer<> shape_only = src.rt();
+        if constexpr (typed) shape_only.buf.type = Internal::raw_from_type(type_of<T>());
+        Runtime::Buffer<> b = src.checked([&] {
+            return Runtime::Buffer<>::make_with_shape_of(shape_only, allocate_fn, deallocate_fn);
+        });
+        Buffer out = Buffer(wrap_runtime(std::move(b), name));
+        return out;
+    }
+
+    /** Conversion between typed and untyped views; checked at run time. */
+    template <typename T2, int D2> Buffer(const Buffer<T2, D2> &o) : contents(o.contents) {
+        static_assert(!std::is_const_v<T2> || std::is_const_v<T> || !typed,
+                      "a Buffer<const T> does not convert to Buffer<T>");
+        if (!contents.defined()) return;
+        if constexpr (typed && !std::is_same_v<std::remove_const_t<T>, std::remove_const_t<T2>>) {
+            if (type() != type_of<T>())
+                Internal::buffer_error("Cannot view Buffer \"" + name() + "\" of type " +
+                                       type_to_string(type()) + " as " +
+                                       type_to_string(type_of<T>()));
+        }
+        if (Dims >= 0 && dimensions() != Dims)
+            Internal::buffer_error("Cannot view Buffer \"" + name() + "\" of " +
+                                   std::to_string(dimensions()) + " dimensions as one of " +
+                                   std::to_string(Dims));
+    }
+
     bool defined() const { return contents.defined(); }
+    /** Drop this handle's reference; the Buffer becomes undefined. */
+    void reset() { contents = Internal::IntrusivePtr<Internal::BufferContents>(); }
     const std::string &name() const { return contents->name; }
     Buffer &set_name(const std::string &n) {
         contents->name = n;
         return *this;
     }
 
-    Type type() const { return Internal::type_from_raw(contents->raw.type); }
-    int dimensions() const { return contents->raw.dimensions; }
-    BufferDimension dim(int i) const { return BufferDimension{&contents->dims.at(size_t(i))}; }
+    Type type() const { return Internal::type_from_raw(rt().buf.type); }
+    int dimensions() const { return rt().dimensions(); }
+    BufferDimension dim(int i) const {
+        return checked([&] { return rt().dim(i); });
+    }
     int min(int i) const { return dim(i).min(); }
     int extent(int i) const { return dim(i).extent(); }
     int stride(int i) const { return dim(i).stride(); }
-    int width() const { return dimensions() > 0 ? extent(0) : 1; }
-    int height() const { return dimensions() > 1 ? extent(1) : 1; }
-    int channels() const { return dimensions() > 2 ? extent(2) : 1; }
+    int width() const { return rt().width(); }
+    int height() const { return rt().height(); }
+    int channels() const { return rt().channels(); }
     int left() const { return min(0); }
     int right() const { return dim(0).max(); }
     int top() const { return min(1); }
     int bottom() const { return dim(1).max(); }
-    size_t number_of_elements() const {
-        size_t n = 1;
-        for (auto &d : contents->dims) n *= size_t(d.extent);
-        return n;
-    }
+    size_t number_of_elements() const { return size_t(rt().number_of_elements()); }
+    /** Bytes from the lowest to one past the highest element. */
+    size_t size_in_bytes() const { return rt().size_in_bytes(); }
 
     /** Set the coordinate of the first element in each dimension. */
     Buffer &set_min(const std::vector<int> &mins) {
-        if (int(mins.size()) > dimensions())
-            Internal::buffer_error("set_min given " + std::to_string(mins.size()) +
-                                   " mins for Buffer \"" + name() + "\" of " +
-                                   std::to_string(dimensions()) + " dimensions");
-        for (size_t i = 0; i < mins.size(); i++) contents->dims[i].min = mins[i];
+        checked([&] { rt().set_min(mins); });
         return *this;
     }
     template <typename... Args> Buffer &set_min(int first, Args... rest) {
         return set_min(std::vector<int>{first, int(rest)...});
     }
-    Buffer &translate(const std::vector<int> &delta) {
-        for (size_t i = 0; i < delta.size() && i < contents->dims.size(); i++)
-            contents->dims[i].min += delta[i];
+
+    /** Shift the coordinates of dimension d (or the first delta.size()
+     * dimensions) by delta; the memory stays. */
+    Buffer &translate(int d, int delta) {
+        checked([&] { rt().translate(d, delta); });
         return *this;
+    }
+    Buffer &translate(const std::vector<int> &delta) {
+        checked([&] { rt().translate(delta); });
+        return *this;
+    }
+    Buffer translated(int d, int delta) const {
+        return make_view<Dims>([&](Runtime::Buffer<> &b) { b.translate(d, delta); },
+                               DeviceView::Shared);
+    }
+    Buffer translated(const std::vector<int> &delta) const {
+        return make_view<Dims>([&](Runtime::Buffer<> &b) { b.translate(delta); },
+                               DeviceView::Shared);
+    }
+
+    /** Restrict dimension d to [min, min + extent - 1], which must lie inside it. */
+    Buffer &crop(int d, int min, int extent) {
+        reshape_in_place([&](Runtime::Buffer<> &b) { b.crop_host(d, min, extent); }, -1, 0);
+        return *this;
+    }
+    /** Restrict the first rect.size() dimensions to {min, extent} each. */
+    Buffer &crop(const std::vector<std::pair<int, int>> &rect) {
+        reshape_in_place([&](Runtime::Buffer<> &b) { crop_all(b, rect); }, -1, 0);
+        return *this;
+    }
+    Buffer cropped(int d, int min, int extent) const {
+        return make_view<Dims>([&](Runtime::Buffer<> &b) { b.crop_host(d, min, extent); },
+                               DeviceView::Crop);
+    }
+    Buffer cropped(const std::vector<std::pair<int, int>> &rect) const {
+        return make_view<Dims>([&](Runtime::Buffer<> &b) { crop_all(b, rect); }, DeviceView::Crop);
+    }
+
+    /** Remove dimension d, keeping the elements at coordinate pos of it (its
+     * min when pos is not given). */
+    Buffer &slice(int d, int pos) {
+        static_assert(Dims < 0, "slice() in place changes the dimension count; use sliced()");
+        reshape_in_place([&](Runtime::Buffer<> &b) { b.slice_host(d, pos); }, d, pos);
+        return *this;
+    }
+    Buffer &slice(int d) { return slice(d, slice_min(d)); }
+    Buffer<T, sliced_dims> sliced(int d, int pos) const {
+        static_assert(Dims != 0, "sliced() of a 0-dimensional buffer");
+        return make_view<sliced_dims>([&](Runtime::Buffer<> &b) { b.slice_host(d, pos); },
+                                      DeviceView::Slice, d, pos);
+    }
+    Buffer<T, sliced_dims> sliced(int d) const { return sliced(d, slice_min(d)); }
+
+    /** Insert a dimension of extent 1 at index d, its one coordinate being pos. */
+    Buffer &embed(int d, int pos = 0) {
+        static_assert(Dims < 0, "embed() in place changes the dimension count; use embedded()");
+        checked([&] { rt().embed(d, pos); });
+        return *this;
+    }
+    Buffer<T, embedded_dims> embedded(int d, int pos = 0) const {
+        return make_view<embedded_dims>([&](Runtime::Buffer<> &b) { b.embed(d, pos); },
+                                        DeviceView::Shared);
+    }
+    /** Add a dimension of extent 1 after the last. */
+    Buffer &add_dimension() {
+        static_assert(Dims < 0, "add_dimension() changes the dimension count");
+        checked([&] { rt().add_dimension(); });
+        return *this;
+    }
+
+    /** Swap dimensions d1 and d2, or make dimension i the old order[i]. */
+    Buffer &transpose(int d1, int d2) {
+        checked([&] { rt().transpose(d1, d2); });
+        return *this;
+    }
+    Buffer &transpose(const std::vector<int> &order) {
+        checked([&] { rt().transpose(order); });
+        return *this;
+    }
+    Buffer transposed(int d1, int d2) const {
+        return make_view<Dims>([&](Runtime::Buffer<> &b) { b.transpose(d1, d2); },
+                               DeviceView::Shared);
+    }
+    Buffer transposed(const std::vector<int> &order) const {
+        return make_view<Dims>([&](Runtime::Buffer<> &b) { b.transpose(order); },
+                               DeviceView::Shared);
+    }
+
+    /** Another Buffer (another name, its own shape) on the same memory. */
+    Buffer alias() const {
+        return make_view<Dims>([](Runtime::Buffer<> &) {}, DeviceView::Shared);
+    }
+
+    /** This Buffer (the same one: copies share everything) with a static
+     * element type and dimension count; RuntimeError when they differ. */
+    template <typename T2, int D2 = Dims> Buffer<T2, D2> as() const {
+        return Buffer<T2, D2>(*this);
+    }
+    /** This Buffer, read-only. */
+    Buffer<std::add_const_t<T>, Dims> as_const() const {
+        return Buffer<std::add_const_t<T>, Dims>(*this);
     }
 
     /** The host memory, copied back from the device first when device-dirty. */
     ElemRef *data() const {
         sync_host();
-        return reinterpret_cast<ElemRef *>(contents->raw.host);
+        return reinterpret_cast<ElemRef *>(rt().buf.host);
     }
     /** The C view pipelines take; no copies (see the file comment). */
-    loom_buffer_t *raw_buffer() const { return &contents->raw; }
+    loom_buffer_t *raw_buffer() const { return &rt().buf; }
+    /** The runtime buffer this one sits on (shares the memory). */
+    Runtime::Buffer<T, Dims> runtime_buffer() const {
+        sync_host();
+        return Runtime::Buffer<T, Dims>(rt());
+    }
 
     /** Offset in elements of a coordinate from the host pointer. */
     template <typename... Args> ptrdiff_t offset_of(Args... coords) const {
         const int c[] = {int(coords)...};
-        ptrdiff_t off = 0;
-        const loom_dimension_t *d = contents->raw.dim;
-        for (size_t i = 0; i < sizeof...(Args); i++)
-            off += ptrdiff_t(c[i] - d[i].min) * d[i].stride;
-        return off;
+        return ptrdiff_t(rt().offset_of(c, int(sizeof...(Args))));
     }
     ptrdiff_t offset_of(const std::vector<int> &c) const {
-        ptrdiff_t off = 0;
-        for (size_t i = 0; i < c.size(); i++)
-            off += ptrdiff_t(c[i] - contents->dims[i].min) * contents->dims[i].stride;
-        return off;
+        return ptrdiff_t(rt().offset_of(c.data(), int(c.size())));
     }
 
     /** Element access (no bounds checks; see contains()). */
@@ -295,20 +658,30 @@ public:
         static_assert(typed, "element access needs a typed Buffer<T>");
         return data()[offset_of(coords)];
     }
+    ElemRef &operator()(const int *coords) const {
+        static_assert(typed, "element access needs a typed Buffer<T>");
+        return data()[rt().offset_of(coords, dimensions())];
+    }
     /** Element access through a non-const Buffer may write: it marks the
      * buffer host-dirty (after copying device-dirty data back), as Halide's does. */
     template <typename... Args, typename = std::enable_if_t<(std::is_integral_v<Args> && ...)>>
     ElemRef &operator()(Args... coords) {
         static_assert(typed, "element access needs a typed Buffer<T>");
         ElemRef *p = data();
-        contents->raw.flags |= loom_buffer_flag_host_dirty;
+        mark_host_dirty();
         return p[offset_of(coords...)];
     }
     ElemRef &operator()(const std::vector<int> &coords) {
         static_assert(typed, "element access needs a typed Buffer<T>");
         ElemRef *p = data();
-        contents->raw.flags |= loom_buffer_flag_host_dirty;
+        mark_host_dirty();
         return p[offset_of(coords)];
+    }
+    ElemRef &operator()(const int *coords) {
+        static_assert(typed, "element access needs a typed Buffer<T>");
+        ElemRef *p = data();
+        mark_host_dirty();
+        return p[rt().offset_of(coords, dimensions())];
     }
 
     /** A read of this buffer in an algorithm: `input(x, y + 1)`. */
@@ -319,70 +692,128 @@ public:
         return Internal::buffer_call(*this, std::vector<Expr>{Expr(coords)...});
     }
 
-    bool contains(const std::vector<int> &c) const {
-        if (int(c.size()) != dimensions()) return false;
-        for (size_t i = 0; i < c.size(); i++)
-            if (c[i] < contents->dims[i].min ||
-                c[i] >= contents->dims[i].min + contents->dims[i].extent)
-                return false;
-        return true;
+    /** Is this coordinate inside the buffer? */
+    bool contains(const std::vector<int> &c) const { return rt().contains(c); }
+    template <typename... Args, typename = std::enable_if_t<(std::is_integral_v<Args> && ...)>>
+    bool contains(Args... c) const {
+        return rt().contains(std::vector<int>{int(c)...});
     }
 
-    /** Call f(coords) for every coordinate, first dimension innermost. */
-    template <typename F> void for_each_element(F &&f) const {
-        int n = dimensions();
-        std::vector<int> pos(static_cast<size_t>(n));
-        for (int i = 0; i < n; i++) {
-            pos[size_t(i)] = min(i);
-            if (extent(i) <= 0) return;
-        }
-        while (true) {
-            f(pos);
-            int i = 0;
-            for (; i < n; i++) {
-                if (++pos[size_t(i)] <= dim(i).max()) break;
-                pos[size_t(i)] = min(i);
-            }
-            if (i == n) return;
-        }
+    /** Call f at every coordinate, first dimension innermost. f takes one
+     * int per dimension (`[](int x, int y)`), the coordinates as
+     * `const int *`, or (a Loom extension) as `const std::vector<int> &`. */
+    template <typename F> const Buffer &for_each_element(F &&f) const {
+        checked([&] { rt().for_each_element(std::forward<F>(f)); });
+        return *this;
     }
-    /** Call f(value&) for every element; marks the buffer host-dirty, since f may write. */
-    template <typename F> void for_each_value(F &&f) const {
+    /** Call f(value&, other_values&...) for every element of this buffer and
+     * the elements at the same place of the other Buffers (same dimensions
+     * and extents; mins may differ). Marks every buffer host-dirty, since f
+     * may write. */
+    template <typename F, typename... Others>
+    const Buffer &for_each_value(F &&f, Others &&...others) const {
         static_assert(typed, "for_each_value needs a typed Buffer<T>");
+        check_defined("for_each_value");
         sync_host();
-        for_each_element([&](const std::vector<int> &p) { f((*this)(p)); });
-        contents->raw.flags |= loom_buffer_flag_host_dirty;
+        (others.sync_host(), ...);
+        checked([&] {
+            Runtime::Buffer<T> self(rt());
+            self.for_each_value(f, others.typed_runtime()...);
+        });
+        mark_host_dirty();
+        (others.mark_host_dirty(), ...);
+        return *this;
     }
     /** Set every element (marks the buffer host-dirty). */
-    void fill(ElemRef v) const {
+    const Buffer &fill(Mutable v) const {
         static_assert(typed, "fill needs a typed Buffer<T>");
-        for_each_value([&](ElemRef &e) { e = v; });
+        return for_each_value([&](ElemRef &e) { e = v; });
+    }
+    /** Set every element to f(coordinates), f as in for_each_element. */
+    template <typename F, typename = std::enable_if_t<!std::is_convertible_v<F, Mutable>>>
+    const Buffer &fill(F &&f) const {
+        static_assert(typed, "fill needs a typed Buffer<T>");
+        check_defined("fill");
+        sync_host();
+        checked([&] {
+            Runtime::Buffer<T> self(rt());
+            self.fill(std::forward<F>(f));
+        });
+        mark_host_dirty();
+        return *this;
+    }
+    /** Does every element equal v? */
+    bool all_equal(Mutable v) const {
+        static_assert(typed, "all_equal needs a typed Buffer<T>");
+        check_defined("all_equal");
+        sync_host();
+        return Runtime::Buffer<T>(rt()).all_equal(v);
     }
 
-    /** A deep, dense copy of the host memory with the same mins (copied back
-     * from the device first when device-dirty); the copy has no device memory. */
-    Buffer copy() const {
+    /** Copy the elements at the coordinates both buffers have from src (same
+     * type and dimension count); marks this buffer host-dirty. */
+    template <typename T2, int D2> const Buffer &copy_from(const Buffer<T2, D2> &src) const {
+        static_assert(!std::is_const_v<T>, "copy_from into a Buffer<const T>");
+        check_defined("copy_from");
+        src.check_defined("copy_from");
         sync_host();
-        std::vector<int> sizes;
-        for (int i = 0; i < dimensions(); i++) sizes.push_back(extent(i));
-        Buffer<T, Dims> out(type(), sizes);
-        std::vector<int> mins;
-        for (int i = 0; i < dimensions(); i++) mins.push_back(min(i));
-        out.set_min(mins);
-        int bytes = type().bytes() * type().lanes;
-        for_each_element([&](const std::vector<int> &p) {
-            std::memcpy(reinterpret_cast<uint8_t *>(out.contents->raw.host) +
-                            out.offset_of(p) * bytes,
-                        contents->raw.host + offset_of(p) * bytes, size_t(bytes));
-        });
-        return out;
+        src.sync_host();
+        checked([&] { rt().copy_from(src.rt()); });
+        mark_host_dirty();
+        return *this;
+    }
+
+    /** A deep copy of the host memory (copied back from the device first when
+     * device-dirty) with the same mins and the same nesting of dimensions in
+     * memory; the copy has no device memory. */
+    Buffer<CopyType, Dims> copy(void *(*allocate_fn)(size_t) = nullptr,
+                                void (*deallocate_fn)(void *) = nullptr) const {
+        check_defined("copy");
+        sync_host();
+        Runtime::Buffer<> b = checked([&] { return rt().copy(allocate_fn, deallocate_fn); });
+        return Buffer<CopyType, Dims>::wrap_runtime(std::move(b), "");
+    }
+    /** Deep copies with the channels (dimension 2) innermost, or outermost. */
+    Buffer<CopyType, Dims> copy_to_interleaved() const {
+        check_defined("copy_to_interleaved");
+        sync_host();
+        Runtime::Buffer<> b = checked([&] { return rt().copy_to_interleaved(); });
+        return Buffer<CopyType, Dims>::wrap_runtime(std::move(b), "");
+    }
+    Buffer<CopyType, Dims> copy_to_planar() const {
+        check_defined("copy_to_planar");
+        sync_host();
+        Runtime::Buffer<> b = checked([&] { return rt().copy_to_planar(); });
+        return Buffer<CopyType, Dims>::wrap_runtime(std::move(b), "");
+    }
+
+    /** Allocate host memory for the current shape (zeroed; after a bounds
+     * query, for instance), dropping the reference to any this Buffer had. */
+    Buffer &allocate(void *(*allocate_fn)(size_t) = nullptr,
+                     void (*deallocate_fn)(void *) = nullptr) {
+        check_defined("allocate");
+        Internal::buffer_device_free(*contents);
+        checked([&] { rt().allocate(allocate_fn, deallocate_fn); });
+        rt().buf.flags = 0;
+        return *this;
+    }
+    /** Drop this Buffer's host memory (freed with its last user) and device
+     * memory; the shape stays. Memory the Buffer wraps stays. */
+    Buffer &deallocate() {
+        check_defined("deallocate");
+        if (rt().buf.device) {
+            rt().buf.flags &= ~uint64_t(loom_buffer_flag_device_dirty); // dropped, not copied back
+            Internal::buffer_device_free(*contents);
+        }
+        rt().deallocate();
+        return *this;
     }
 
     /** Device memory (GPU). Each call throws RuntimeError with the runtime's
      * message when it fails, and returns 0 otherwise (Halide's signatures).
-     * DeviceAPI::Default_GPU is OpenCL. A Buffer given device memory here
-     * frees it when its last copy goes; a wrapped native handle stays the
-     * caller's. */
+     * DeviceAPI::Default_GPU is OpenCL. Device memory is freed when the
+     * last Buffer or view referring to it goes; a wrapped native handle
+     * stays the caller's (detached, never freed). */
 
     /** Allocate device memory when there is none, and copy the host memory
      * there when it is host-dirty or the device memory is new. */
@@ -405,8 +836,10 @@ public:
         Internal::buffer_device_malloc(*contents, api);
         return 0;
     }
-    /** Free the device memory, copying it to the host first when it is
-     * device-dirty (Halide drops it; Loom keeps the data). */
+    /** Give up the device memory, copying it to the host first when it is
+     * device-dirty (Halide drops it; Loom keeps the data). It is freed
+     * unless a view (crop, slice, translated...) still uses it; then it goes
+     * with the last such view. */
     int device_free() const {
         Internal::buffer_device_free(*contents);
         return 0;
@@ -426,17 +859,17 @@ public:
         Internal::buffer_device_detach_native(*contents);
         return 0;
     }
-    bool has_device_allocation() const { return contents->raw.device != 0; }
-    bool host_dirty() const { return (contents->raw.flags & loom_buffer_flag_host_dirty) != 0; }
-    bool device_dirty() const { return (contents->raw.flags & loom_buffer_flag_device_dirty) != 0; }
+    bool has_device_allocation() const { return rt().buf.device != 0; }
+    bool host_dirty() const { return (rt().buf.flags & loom_buffer_flag_host_dirty) != 0; }
+    bool device_dirty() const { return (rt().buf.flags & loom_buffer_flag_device_dirty) != 0; }
     /** Mark the host memory as changed. A device-dirty buffer is copied back
      * first, so that neither side's changes are lost. */
     Buffer &set_host_dirty(bool dirty = true) {
         if (dirty) {
             sync_host();
-            contents->raw.flags |= loom_buffer_flag_host_dirty;
+            mark_host_dirty();
         } else {
-            contents->raw.flags &= ~uint64_t(loom_buffer_flag_host_dirty);
+            rt().buf.flags &= ~uint64_t(loom_buffer_flag_host_dirty);
         }
         return *this;
     }
@@ -449,6 +882,27 @@ public:
 
     bool same_as(const Buffer<void, -1> &o) const { return contents.get() == o.contents.get(); }
     const Internal::BufferContents *get() const { return contents.get(); }
+
+private:
+    Runtime::Buffer<T> typed_runtime() const {
+        static_assert(typed, "for_each_value needs typed Buffers");
+        check_defined("for_each_value");
+        return Runtime::Buffer<T>(rt());
+    }
+    int slice_min(int d) const {
+        check_defined("slice");
+        if (dimensions() == 0)
+            Internal::buffer_error("Buffer \"" + name() +
+                                   "\": slice of a 0-dimensional buffer; there is no "
+                                   "dimension to remove");
+        return dim(d).min();
+    }
+    static void crop_all(Runtime::Buffer<> &b, const std::vector<std::pair<int, int>> &rect) {
+        if (rect.size() > size_t(b.dimensions()))
+            Runtime::Internal::fail("crop given " + std::to_string(rect.size()) + " ranges for " +
+                                    std::to_string(b.dimensions()) + " dimensions");
+        for (size_t i = 0; i < rect.size(); i++) b.crop_host(int(i), rect[i].first, rect[i].second);
+    }
 };
 
 } // namespace loom

@@ -35,6 +35,12 @@ public:
      * vector loads. */
     Dimension set_stride(Expr stride);
     Dimension set_bounds(Expr min, Expr extent);
+    /** The expected min and extent, for auto-schedulers: stored only, never
+     * checked or relied on. */
+    Dimension set_estimate(Expr min, Expr extent);
+    /** The estimates (undefined when none were set). */
+    Expr min_estimate() const;
+    Expr extent_estimate() const;
 
     int index() const { return dim_; }
 };

@@ -8,8 +8,10 @@
  */
 
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "loom/IntrusivePtr.h"
 #include "loom/Type.h"
@@ -112,6 +114,9 @@ struct Expr : Internal::IRHandle<Internal::BaseExprNode> {
 
     template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
     Expr(T v) : IRHandle(make_constant(v)) {}
+    /** Float(16) and BFloat(16) constants. */
+    Expr(float16_t v) : IRHandle(Internal::make_float_imm_node(Float(16), double(v))) {}
+    Expr(bfloat16_t v) : IRHandle(Internal::make_float_imm_node(BFloat(16), double(v))) {}
 
     /** The type of the expression; Type() when undefined. */
     Type type() const { return ptr ? ptr->type : Type(); }
@@ -134,6 +139,26 @@ struct Stmt : Internal::IRHandle<Internal::BaseStmtNode> {
     Stmt() = default;
     Stmt(const Internal::BaseStmtNode *n) : IRHandle(n) {}
 };
+
+/** Prints the expression in C-like syntax, e.g. "(x + 1)". */
+std::ostream &operator<<(std::ostream &os, const Expr &e);
+
+/** a = a + b etc., keeping the type of a: b is cast to it first (as in
+ * Halide). Defined with the operators of loom/IROperator.h. */
+Expr &operator+=(Expr &a, Expr b);
+Expr &operator-=(Expr &a, Expr b);
+Expr &operator*=(Expr &a, Expr b);
+Expr &operator/=(Expr &a, Expr b);
+
+/** A half-open range of coordinates [min, min + extent), e.g. the estimate
+ * or bound of one dimension. */
+struct Range {
+    Expr min, extent;
+    Range() = default;
+    Range(Expr m, Expr e) : min(std::move(m)), extent(std::move(e)) {}
+};
+/** One Range per dimension. */
+using Region = std::vector<Range>;
 
 /** Orders Exprs by node identity, for use as map keys. */
 struct ExprCompare {

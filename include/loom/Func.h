@@ -31,51 +31,89 @@ template <typename T> Expr undef() {
     return undef(type_of<T>());
 }
 
+class FuncTupleElementRef;
+
 /** f(args) on either side of a definition: assigning defines f (the pure
  * definition when f is undefined and args are distinct Vars, an update
- * otherwise), reading converts to a call of f. */
+ * otherwise) and returns the Stage of that definition; reading converts to a
+ * call of f. The placeholder `_` among args stands for implicit Vars (see
+ * Var::implicit). */
 class FuncRef {
     Internal::Function func_;
     std::vector<Expr> args_;
+    int placeholder_ = -1; // where `_` stood on a left-hand side (-1: nowhere)
 
     enum class UpdateOp { Add, Sub, Mul, Div };
-    FuncRef &update(const Tuple &e, UpdateOp op);
-    void define(const std::vector<Expr> &values);
+    Stage update(const Tuple &e, UpdateOp op);
+    Stage define(const std::vector<Expr> &values);
+    /** args_ with the implicit Vars that values use put where `_` stood. */
+    std::vector<Expr> args_with_implicit_vars(const std::vector<Expr> &values) const;
 
 public:
-    FuncRef(const Internal::Function &f, std::vector<Expr> args)
-        : func_(f), args_(std::move(args)) {}
+    FuncRef(const Internal::Function &f, std::vector<Expr> args, int placeholder = -1)
+        : func_(f), args_(std::move(args)), placeholder_(placeholder) {}
 
     /** Define the Func: f(x, y) = value (pure), f(e0, e1) = value (update). */
-    FuncRef &operator=(const Expr &value);
-    FuncRef &operator=(const Tuple &values);
-    FuncRef &operator=(const FuncRef &other);
+    Stage operator=(const Expr &value);
+    Stage operator=(const Tuple &values);
+    Stage operator=(const FuncRef &other);
     FuncRef(const FuncRef &) = default;
 
     /** Update definitions f(args) = f(args) op e. On a Func with no
      * definition yet, first define it as 0 (+=, -=) or 1 (*=, /=) everywhere. */
-    FuncRef &operator+=(const Expr &e) { return update(Tuple({e}), UpdateOp::Add); }
-    FuncRef &operator-=(const Expr &e) { return update(Tuple({e}), UpdateOp::Sub); }
-    FuncRef &operator*=(const Expr &e) { return update(Tuple({e}), UpdateOp::Mul); }
-    FuncRef &operator/=(const Expr &e) { return update(Tuple({e}), UpdateOp::Div); }
-    FuncRef &operator+=(const Tuple &e) { return update(e, UpdateOp::Add); }
-    FuncRef &operator-=(const Tuple &e) { return update(e, UpdateOp::Sub); }
-    FuncRef &operator*=(const Tuple &e) { return update(e, UpdateOp::Mul); }
-    FuncRef &operator/=(const Tuple &e) { return update(e, UpdateOp::Div); }
-    FuncRef &operator+=(const FuncRef &e) { return update(Tuple(e), UpdateOp::Add); }
-    FuncRef &operator-=(const FuncRef &e) { return update(Tuple(e), UpdateOp::Sub); }
-    FuncRef &operator*=(const FuncRef &e) { return update(Tuple(e), UpdateOp::Mul); }
-    FuncRef &operator/=(const FuncRef &e) { return update(Tuple(e), UpdateOp::Div); }
+    Stage operator+=(const Expr &e) { return update(Tuple({e}), UpdateOp::Add); }
+    Stage operator-=(const Expr &e) { return update(Tuple({e}), UpdateOp::Sub); }
+    Stage operator*=(const Expr &e) { return update(Tuple({e}), UpdateOp::Mul); }
+    Stage operator/=(const Expr &e) { return update(Tuple({e}), UpdateOp::Div); }
+    Stage operator+=(const Tuple &e) { return update(e, UpdateOp::Add); }
+    Stage operator-=(const Tuple &e) { return update(e, UpdateOp::Sub); }
+    Stage operator*=(const Tuple &e) { return update(e, UpdateOp::Mul); }
+    Stage operator/=(const Tuple &e) { return update(e, UpdateOp::Div); }
+    Stage operator+=(const FuncRef &e) { return update(Tuple(e), UpdateOp::Add); }
+    Stage operator-=(const FuncRef &e) { return update(Tuple(e), UpdateOp::Sub); }
+    Stage operator*=(const FuncRef &e) { return update(Tuple(e), UpdateOp::Mul); }
+    Stage operator/=(const FuncRef &e) { return update(Tuple(e), UpdateOp::Div); }
 
     /** A call of the Func at these coordinates (single-valued Funcs). */
     operator Expr() const;
-    /** Element i of a Tuple-valued Func at these coordinates. */
-    Expr operator[](int i) const;
+    /** Element i of a Tuple-valued Func at these coordinates: read it, or
+     * assign it (`f(x)[1] = e` updates element 1 only). */
+    FuncTupleElementRef operator[](int i) const;
     /** Every element, as a Tuple (also fine for single-valued Funcs). */
     operator Tuple() const;
+    /** The number of values of the Func. */
+    size_t size() const;
 
     const std::vector<Expr> &arguments() const { return args_; }
     const Internal::Function &function() const { return func_; }
+};
+
+/** f(args)[i]: one element of a Tuple-valued Func at some coordinates. Read
+ * it as an Expr, or assign it: an update definition that sets element i and
+ * leaves the others unchanged (undef() for them). */
+class FuncTupleElementRef {
+    FuncRef ref_;
+    int index_;
+
+    /** e at the element's index, undef() elsewhere. */
+    Tuple values_with_undefs(const Expr &e) const;
+
+public:
+    FuncTupleElementRef(const FuncRef &ref, int index) : ref_(ref), index_(index) {}
+    FuncTupleElementRef(const FuncTupleElementRef &) = default;
+
+    Stage operator=(const Expr &e);
+    Stage operator=(const FuncRef &e);
+    Stage operator=(const FuncTupleElementRef &e);
+    Stage operator+=(const Expr &e);
+    Stage operator-=(const Expr &e);
+    Stage operator*=(const Expr &e);
+    Stage operator/=(const Expr &e);
+
+    /** A call of element index() of the Func at these coordinates. */
+    operator Expr() const;
+    int index() const { return index_; }
+    const FuncRef &func_ref() const { return ref_; }
 };
 
 class Func {
@@ -89,9 +127,16 @@ public:
     Func();
     explicit Func(const std::string &name);
     explicit Func(const char *name) : Func(std::string(name)) {}
+    /** A Func whose definition must have this type (or these types) and this
+     * many dimensions; an empty name picks a unique one. */
+    Func(const Type &required_type, int required_dims, const std::string &name = "");
+    Func(const std::vector<Type> &required_types, int required_dims, const std::string &name = "");
     /** A zero-dimensional Func with the value e. */
     explicit Func(const Expr &e);
     explicit Func(const Internal::Function &f) : func_(f) {}
+    /** A Func that reads the buffer: f(_) = im(_). */
+    template <typename T, int Dims>
+    explicit Func(const Buffer<T, Dims> &im) : Func(Buffer<>(im), 0) {}
 
     /** f(x, y, ...): a reference to define (f(x) = ...) or to read. */
     FuncRef operator()(std::vector<Expr> args) const;
@@ -104,16 +149,23 @@ public:
 
     const std::string &name() const { return func_.name(); }
     bool defined() const { return func_.has_pure_definition(); }
+    /** The number of arguments (the required number before a definition). */
     int dimensions() const;
     /** The pure arguments of the definition. */
     std::vector<Var> args() const;
     /** The value of the pure definition (CompileError if undefined or a Tuple). */
     Expr value() const;
-    std::vector<Expr> values() const;
-    /** The type of the value (CompileError if undefined). */
+    /** Every value of the pure definition. */
+    Tuple values() const;
+    /** The type of the value (CompileError if undefined and no type is
+     * required, or a Tuple). */
     Type type() const;
     const std::vector<Type> &types() const;
+    Type output_type() const { return type(); }
+    const std::vector<Type> &output_types() const { return types(); }
     int outputs() const;
+    /** The pure definition's Stage. */
+    operator Stage() const; // NOLINT: implicit, as in Halide
 
     /** The output buffer's constraints, for when this Func is realized. */
     OutputImageParam output_buffer() const;
@@ -122,7 +174,31 @@ public:
     Realization realize(std::vector<int> sizes = {},
                         const Target &target = get_jit_target_from_environment());
     void realize(Realization outputs, const Target &target = get_jit_target_from_environment());
+    /** As above, with per-call handlers (JITHandlers.h). */
+    Realization realize(JITUserContext *context, std::vector<int> sizes = {},
+                        const Target &target = get_jit_target_from_environment());
+    void realize(JITUserContext *context, Realization outputs,
+                 const Target &target = get_jit_target_from_environment());
     void compile_jit(const Target &target = get_jit_target_from_environment());
+    /** Bind each unbound ImageParam the Func reads to a new Buffer of the
+     * region realizing it over these sizes (or outputs) needs (see Pipeline). */
+    void infer_input_bounds(const std::vector<int> &sizes,
+                            const Target &target = get_jit_target_from_environment());
+    void infer_input_bounds(Realization outputs,
+                            const Target &target = get_jit_target_from_environment());
+    void infer_input_bounds(JITUserContext *context, const std::vector<int> &sizes,
+                            const Target &target = get_jit_target_from_environment());
+    void infer_input_bounds(JITUserContext *context, Realization outputs,
+                            const Target &target = get_jit_target_from_environment());
+    /** The ImageParams and Params the Func reads (buffers, then scalars, by name). */
+    std::vector<Argument> infer_arguments() const;
+    /** Compile once for a fixed argument list (see Callable.h). */
+    Callable compile_to_callable(const std::vector<Argument> &args,
+                                 const Target &target = get_jit_target_from_environment());
+    /** Handlers of this Func's JIT calls (see Pipeline::jit_handlers). */
+    JITHandlers &jit_handlers();
+    void set_error_handler(void (*handler)(JITUserContext *, const char *));
+    void set_custom_print(void (*handler)(JITUserContext *, const char *));
     void compile_to_lowered_stmt(const std::string &filename,
                                  const std::vector<Argument> &args = {},
                                  StmtOutputFormat format = StmtOutputFormat::Text,
@@ -137,6 +213,8 @@ public:
                                   const std::vector<Argument> &args = {},
                                   const std::string &fn_name = "",
                                   const Target &target = get_target_from_environment());
+    void compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
+                                  const Target &target);
     void print_loop_nest();
     // Ahead-of-time outputs: see Pipeline (implemented in src/frontend/FuncAOT.cpp).
     void compile_to_static_library(const std::string &filename_prefix,
@@ -146,12 +224,16 @@ public:
     void compile_to_object(const std::string &filename, const std::vector<Argument> &args,
                            const std::string &fn_name = "",
                            const Target &target = get_target_from_environment());
+    void compile_to_object(const std::string &filename, const std::vector<Argument> &args,
+                           const Target &target);
     void compile_to_header(const std::string &filename, const std::vector<Argument> &args,
                            const std::string &fn_name = "",
                            const Target &target = get_target_from_environment());
     void compile_to_assembly(const std::string &filename, const std::vector<Argument> &args,
                              const std::string &fn_name = "",
                              const Target &target = get_target_from_environment());
+    void compile_to_assembly(const std::string &filename, const std::vector<Argument> &args,
+                             const Target &target);
     void compile_to_c(const std::string &filename, const std::vector<Argument> &args,
                       const std::string &fn_name = "",
                       const Target &target = get_target_from_environment());
@@ -301,8 +383,20 @@ public:
      * encloses all its uses, outside any vectorized or GPU loop (as in Halide). */
     Func &compute_inline();
 
+    /** The expected min and extent of the pure Var var, for auto-schedulers:
+     * stored (in function().schedule().estimates), never checked or relied on. */
+    Func &set_estimate(const Var &var, const Expr &min, const Expr &extent);
+    /** One {min, extent} estimate per pure Var, in argument order. */
+    Func &set_estimates(const Region &estimates);
+
     Internal::Function function() const { return func_; }
+
+private:
+    Func(const Buffer<> &im, int); // Func(Buffer) for every element type
 };
+
+/** Prints the Func's definitions, e.g. "f(x, y) = (x + y)", one per line. */
+std::ostream &operator<<(std::ostream &os, const Func &f);
 
 } // namespace loom
 

@@ -42,6 +42,10 @@ struct FunctionContents : RefCounted {
     /** One buffer parameter per tuple element: the output buffer when this
      * Func is a pipeline output; carries output_buffer() constraints. */
     std::vector<Parameter> output_buffers;
+    /** Func(Type, dims, name): the types and dimension count its definition
+     * must have (empty / -1 when not required). */
+    std::vector<Type> required_types;
+    int required_dimensions = -1;
 };
 
 /** A fresh value for FunctionContents::version. */
@@ -75,6 +79,14 @@ public:
     const std::vector<std::string> &args() const { return ptr()->args; }
     int dimensions() const { return int(ptr()->args.size()); }
     const std::vector<Type> &output_types() const { return ptr()->output_types; }
+    /** Require the pure definition to have these types and dimensions
+     * (Func(Type, dims, name)); checked by define(). */
+    void set_requirements(const std::vector<Type> &types, int dimensions) {
+        ptr()->required_types = types;
+        ptr()->required_dimensions = dimensions;
+    }
+    const std::vector<Type> &required_types() const { return ptr()->required_types; }
+    int required_dimensions() const { return ptr()->required_dimensions; }
     int outputs() const { return int(ptr()->output_types.size()); }
     const std::vector<Expr> &values() const { return ptr()->init.values; }
 

@@ -11,9 +11,12 @@
 #include "loom/Buffer.h"
 #include "loom/Dimension.h"
 #include "loom/Expr.h"
+#include "loom/Function.h"
 #include "loom/Parameter.h"
 
 namespace loom {
+
+class Func;
 
 /** The shape of a buffer argument: name, type, dimensions and constraints. */
 class OutputImageParam {
@@ -29,6 +32,9 @@ public:
     Type type() const;
     int dimensions() const;
     Dimension dim(int i) const;
+    /** Estimated {min, extent} of every dimension, for auto-schedulers
+     * (Dimension::set_estimate for each). */
+    OutputImageParam &set_estimates(const Region &estimates);
 
     Expr width() const { return dim(0).extent(); }
     Expr height() const { return dim(1).extent(); }
@@ -43,6 +49,8 @@ public:
 
 /** An input image of a pipeline: read it like a Func, bind it with set(). */
 class ImageParam : public OutputImageParam {
+    Internal::Function func_; // the image as a Func (operator Func)
+
 public:
     ImageParam() = default;
     /** dims dimensions of element type t; an empty name picks a unique one. */
@@ -54,7 +62,12 @@ public:
     /** Unbind the buffer. */
     void reset();
 
-    /** A read of the image at the given coordinates. */
+    /** The image as a Func (named "<name>_im", defined by reading it at
+     * every coordinate); the same Func each time, so it can be scheduled. */
+    operator Func() const; // NOLINT: implicit, as in Halide
+
+    /** A read of the image at the given coordinates (`_` expands to the
+     * remaining dimensions). */
     Expr operator()(const std::vector<Expr> &coords) const;
     template <typename... Args,
               typename = std::enable_if_t<(std::is_convertible_v<Args, Expr> && ...)>>

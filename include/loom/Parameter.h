@@ -16,6 +16,8 @@ namespace Internal {
  * output buffer); undefined Exprs mean unconstrained. */
 struct BufferConstraint {
     Expr min, extent, stride;
+    /** set_estimate(): expected min and extent, for auto-schedulers only. */
+    Expr min_estimate, extent_estimate;
 };
 
 struct ParameterContents : RefCounted {
@@ -27,6 +29,8 @@ struct ParameterContents : RefCounted {
     uint64_t scalar_bits = 0;
     /** Range of a scalar parameter, checked at entry; undefined if none. */
     Expr scalar_min, scalar_max;
+    /** set_estimate() of a scalar parameter, for auto-schedulers only. */
+    Expr scalar_estimate;
     /** The buffer bound to an image parameter (ImageParam::set). */
     Buffer<> buffer;
     std::vector<BufferConstraint> constraints;
@@ -53,6 +57,9 @@ public:
     void set_scalar_bits(uint64_t bits) { contents->scalar_bits = bits; }
     /** The scalar's current value as a constant Expr of its type. */
     Expr scalar_expr() const;
+
+    Expr estimate() const { return contents->scalar_estimate; }
+    void set_estimate(Expr e) { contents->scalar_estimate = e; }
 
     Expr min_value() const { return contents->scalar_min; }
     Expr max_value() const { return contents->scalar_max; }

@@ -9,7 +9,9 @@
 
 #include "loom/Argument.h"
 #include "loom/Buffer.h"
+#include "loom/Callable.h"
 #include "loom/Function.h"
+#include "loom/JITHandlers.h"
 #include "loom/Realization.h"
 #include "loom/Target.h"
 
@@ -35,14 +37,55 @@ public:
     bool defined() const { return contents != nullptr; }
     std::vector<Func> outputs() const;
 
-    /** Allocate outputs of the given sizes (mins at zero), run, return them. */
+    /** Allocate outputs of the given sizes (mins at zero), run, return them.
+     * A default Target() means get_jit_target_from_environment(). */
     Realization realize(std::vector<int> sizes = {},
                         const Target &target = get_jit_target_from_environment());
     /** Run over the given outputs (their mins and extents define the domain). */
     void realize(Realization outputs, const Target &target = get_jit_target_from_environment());
+    /** As above, with per-call handlers (JITHandlers.h). */
+    Realization realize(JITUserContext *context, std::vector<int> sizes = {},
+                        const Target &target = get_jit_target_from_environment());
+    void realize(JITUserContext *context, Realization outputs,
+                 const Target &target = get_jit_target_from_environment());
 
-    /** Compile for the JIT now (realize does so on first use). */
+    /** Compile for the JIT now (realize does so on first use). The compiled
+     * code is kept and reused until the target, a definition or schedule
+     * of a Func, or a constraint of a Param or ImageParam changes. */
     void compile_jit(const Target &target = get_jit_target_from_environment());
+    /** Drop the compiled code, so that the next realize compiles again. */
+    void invalidate_cache();
+
+    /** Find the region of each ImageParam with no Buffer bound that
+     * realizing over outputs of these sizes (or over these output buffers)
+     * reads, honouring the constraints set with dim(i).set_min/set_extent/
+     * set_bounds, and bind each such ImageParam to a new zeroed Buffer of
+     * that region (ImageParam::get() returns it). Nothing is computed. */
+    void infer_input_bounds(const std::vector<int> &sizes,
+                            const Target &target = get_jit_target_from_environment());
+    void infer_input_bounds(Realization outputs,
+                            const Target &target = get_jit_target_from_environment());
+    void infer_input_bounds(JITUserContext *context, const std::vector<int> &sizes,
+                            const Target &target = get_jit_target_from_environment());
+    void infer_input_bounds(JITUserContext *context, Realization outputs,
+                            const Target &target = get_jit_target_from_environment());
+
+    /** The ImageParams and Params the pipeline reads: buffers first, then
+     * scalars, each group by name (concrete Buffers it reads are not
+     * arguments: compiled code embeds them). */
+    std::vector<Argument> infer_arguments();
+
+    /** Compile once for a fixed argument list: the Callable takes these
+     * arguments, in order, then the output buffers (see Callable.h). */
+    Callable compile_to_callable(const std::vector<Argument> &args,
+                                 const Target &target = get_jit_target_from_environment());
+
+    /** Handlers every JIT call of this pipeline uses, unless the call's
+     * JITUserContext names its own. */
+    JITHandlers &jit_handlers();
+    /** Shorthands for jit_handlers().custom_error and .custom_print. */
+    void set_error_handler(void (*handler)(JITUserContext *, const char *));
+    void set_custom_print(void (*handler)(JITUserContext *, const char *));
 
     /** Write the lowered loop IR as text or HTML. */
     void compile_to_lowered_stmt(const std::string &filename,
@@ -62,6 +105,10 @@ public:
                                   const std::vector<Argument> &args = {},
                                   const std::string &fn_name = "",
                                   const Target &target = get_target_from_environment());
+    void compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
+                                  const Target &target) {
+        compile_to_llvm_assembly(filename, args, "", target);
+    }
 
     // ---- Ahead-of-time outputs (implemented in src/frontend/PipelineAOT.cpp).
     // fn_name defaults to the name of the first output Func; args give the
@@ -78,6 +125,10 @@ public:
     void compile_to_object(const std::string &filename, const std::vector<Argument> &args,
                            const std::string &fn_name = "",
                            const Target &target = get_target_from_environment());
+    void compile_to_object(const std::string &filename, const std::vector<Argument> &args,
+                           const Target &target) {
+        compile_to_object(filename, args, "", target);
+    }
     /** Write the C header declaring the entry points. */
     void compile_to_header(const std::string &filename, const std::vector<Argument> &args,
                            const std::string &fn_name = "",
@@ -86,6 +137,10 @@ public:
     void compile_to_assembly(const std::string &filename, const std::vector<Argument> &args,
                              const std::string &fn_name = "",
                              const Target &target = get_target_from_environment());
+    void compile_to_assembly(const std::string &filename, const std::vector<Argument> &args,
+                             const Target &target) {
+        compile_to_assembly(filename, args, "", target);
+    }
     /** Write portable C source with the same entry points as the object. */
     void compile_to_c(const std::string &filename, const std::vector<Argument> &args,
                       const std::string &fn_name = "",

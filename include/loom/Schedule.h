@@ -147,6 +147,9 @@ struct FuncSchedule {
     LoopLevel compute_level = LoopLevel::inlined();
     LoopLevel store_level = LoopLevel::inlined();
     std::vector<Bound> bounds;
+    /** set_estimate(): expected min and extent of pure Vars, for
+     * auto-schedulers only (never checked or relied on). */
+    std::vector<Bound> estimates;
     std::vector<std::string> storage_dims; // outermost last; empty = pure arg order
     MemoryType memory_type = MemoryType::Auto;
     std::vector<StorageFold> storage_folds;

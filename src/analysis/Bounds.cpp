@@ -191,7 +191,7 @@ private:
             return;
         }
         // Conversions to floats round, but never out of order.
-        if (from.can_represent(to) || (to.is_float() && (is_integer(from) || from.is_float()))) {
+        if (to.can_represent(from) || (to.is_float() && (is_integer(from) || from.is_float()))) {
             result = Interval(v.min.defined() ? simplify(Cast::make(to, v.min)) : Expr(),
                               v.max.defined() ? simplify(Cast::make(to, v.max)) : Expr());
             return;

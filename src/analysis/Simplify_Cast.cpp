@@ -18,7 +18,7 @@ Expr Simplifier::visit(const Cast *op) {
     if (auto *inner = value.as<Cast>()) {
         Type mid = inner->type;
         Type src = inner->value.type();
-        if (src == t && !mid.is_float() && !src.is_float() && src.can_represent(mid)) {
+        if (src == t && !mid.is_float() && !src.is_float() && mid.can_represent(src)) {
             return inner->value;
         }
     }

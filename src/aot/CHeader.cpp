@@ -45,6 +45,7 @@ std::string c_scalar_type(Type t) {
     internal_assert(t.is_scalar(), "vector scalar argument of type " << type_to_string(t));
     if (t.is_bool()) return "bool";
     if (t.is_handle()) return "void *";
+    if (t.is_bfloat()) return "uint16_t"; // the bits of a bfloat16_t
     if (t.is_float()) {
         if (t.bits == 16) return "_Float16";
         return t.bits == 32 ? "float" : "double";
@@ -55,7 +56,11 @@ std::string c_scalar_type(Type t) {
 std::string type_words(Type t) {
     if (t.is_bool()) return "bool";
     if (t.is_handle()) return "handle";
-    return (t.is_int() ? "int" : t.is_uint() ? "uint" : "float") + std::to_string(t.bits);
+    return (t.is_int()      ? "int"
+            : t.is_uint()   ? "uint"
+            : t.is_bfloat() ? "bfloat"
+                            : "float") +
+           std::to_string(t.bits);
 }
 
 std::string describe(const LoweredArgument &a) {
@@ -107,7 +112,8 @@ std::string gpu_note(const LoweredFunc &f) {
        << " * reporting why. Buffers the kernels write are left on the device\n"
        << " * (device-dirty): call loom_copy_to_host() before reading them on the host\n"
        << " * and loom_device_free() before their memory goes (loom::Runtime::Buffer of\n"
-       << " * LoomBuffer.h: copy_to_host(); it frees its device memory when it goes).\n";
+       << " * LoomBuffer.h: copy_to_host(); copies share the device memory and the\n"
+       << " * last one frees it).\n";
     return os.str();
 }
 

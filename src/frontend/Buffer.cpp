@@ -4,6 +4,8 @@
 
 #include "loom/Buffer.h"
 
+#include "frontend/ImplicitVars.h"
+
 #include <atomic>
 
 #include "ir/Error.h"
@@ -20,6 +22,13 @@ std::string unique_buffer_name() {
 
 void buffer_error(const std::string &message) {
     throw RuntimeError(message);
+}
+
+void buffer_error(const std::string &name, const Runtime::BufferError &e) {
+    std::string text = e.what();
+    const std::string prefix = "loom::Runtime::Buffer: ";
+    if (text.compare(0, prefix.size(), prefix) == 0) text = text.substr(prefix.size());
+    throw RuntimeError(name.empty() ? "Buffer: " + text : "Buffer \"" + name + "\": " + text);
 }
 
 namespace {
@@ -43,14 +52,14 @@ private:
         *sink += text;
     }
     std::string buffer_name, message;
-    loom_call_context_t call_context{capture, &message};
+    loom_call_context_t call_context{capture, &message, nullptr};
 };
 
 const loom_device_interface_t *interface_for(const BufferContents &c, DeviceAPI api,
                                              const char *operation) {
     int32_t code = loom_device_api_none;
     switch (api) {
-    case DeviceAPI::Default_GPU: // OpenCL is the one GPU runtime so far
+    case DeviceAPI::Default_GPU: // OpenCL first, as select_gpu_api does for a target with both
     case DeviceAPI::OpenCL:
         code = loom_device_api_opencl;
         break;
@@ -80,17 +89,10 @@ DeviceAPI api_of_target(const BufferContents &c, const Target &target) {
 
 } // namespace
 
-BufferContents::~BufferContents() {
-    if (!raw.device) return;
-    // Nothing can be thrown from here: a failure goes to the global handler
-    // (stderr by default). A wrapped native handle is only forgotten.
-    loom_device_free(nullptr, &raw);
-}
-
 void buffer_copy_to_device(BufferContents &c, DeviceAPI api) {
     const loom_device_interface_t *iface = interface_for(c, api, "copy_to_device");
     DeviceCall call(c);
-    call.check(loom_copy_to_device(call.context(), &c.raw, iface), "copy_to_device");
+    call.check(c.buf.copy_to_device(iface, call.context()), "copy_to_device");
 }
 
 void buffer_copy_to_device(BufferContents &c, const Target &target) {
@@ -99,58 +101,67 @@ void buffer_copy_to_device(BufferContents &c, const Target &target) {
 
 void buffer_copy_to_host(BufferContents &c) {
     DeviceCall call(c);
-    call.check(loom_copy_to_host(call.context(), &c.raw), "copy_to_host");
+    call.check(c.buf.copy_to_host(call.context()), "copy_to_host");
 }
 
 void buffer_device_malloc(BufferContents &c, DeviceAPI api) {
     const loom_device_interface_t *iface = interface_for(c, api, "device_malloc");
     DeviceCall call(c);
-    call.check(loom_device_malloc(call.context(), &c.raw, iface), "device_malloc");
+    call.check(c.buf.device_malloc(iface, call.context()), "device_malloc");
 }
 
 void buffer_device_free(BufferContents &c) {
-    if (!c.raw.device) return;
+    if (!c.buf.raw_buffer()->device) return;
     DeviceCall call(c);
     // Keep what only the device holds (Halide's device_free drops it).
-    if (c.raw.host) call.check(loom_copy_to_host(call.context(), &c.raw), "device_free");
-    call.check(loom_device_free(call.context(), &c.raw), "device_free");
+    if (c.buf.raw_buffer()->host) call.check(c.buf.copy_to_host(call.context()), "device_free");
+    // Views (crops, slices) of this memory keep it alive; it goes with the last.
+    call.check(c.buf.device_free(call.context()), "device_free");
 }
 
 void buffer_device_sync(BufferContents &c) {
     DeviceCall call(c);
-    call.check(loom_device_sync(call.context(), &c.raw), "device_sync");
+    call.check(c.buf.device_sync(call.context()), "device_sync");
 }
 
 void buffer_device_wrap_native(BufferContents &c, DeviceAPI api, uint64_t handle) {
     const loom_device_interface_t *iface = interface_for(c, api, "device_wrap_native");
     DeviceCall call(c);
-    call.check(loom_device_wrap_native(call.context(), &c.raw, iface, handle),
-               "device_wrap_native");
+    call.check(c.buf.device_wrap_native(iface, handle, call.context()), "device_wrap_native");
 }
 
 void buffer_device_detach_native(BufferContents &c) {
     DeviceCall call(c);
-    call.check(loom_device_detach_native(call.context(), &c.raw), "device_detach_native");
+    call.check(c.buf.device_detach_native(call.context()), "device_detach_native");
 }
 
 void buffer_set_device_dirty(BufferContents &c, bool dirty) {
     if (!dirty) {
-        c.raw.flags &= ~uint64_t(loom_buffer_flag_device_dirty);
+        c.buf.raw_buffer()->flags &= ~uint64_t(loom_buffer_flag_device_dirty);
         return;
     }
-    if (c.raw.flags & loom_buffer_flag_host_dirty)
+    if (c.buf.raw_buffer()->flags & loom_buffer_flag_host_dirty)
         throw RuntimeError("Buffer " + c.name +
                            ": set_device_dirty() on a host-dirty buffer: the host's changes "
                            "would be lost; call copy_to_device() first");
-    if (!c.raw.device)
+    if (!c.buf.raw_buffer()->device)
         throw RuntimeError("Buffer " + c.name +
                            ": set_device_dirty() on a buffer without device memory; call "
                            "copy_to_device() or device_malloc() first");
-    c.raw.flags |= loom_buffer_flag_device_dirty;
+    c.buf.raw_buffer()->flags |= loom_buffer_flag_device_dirty;
 }
 
-Expr buffer_call(const Buffer<> &image, const std::vector<Expr> &args) {
+void buffer_device_view_error(const std::string &name, const Runtime::BufferError &e) {
+    std::string text = e.what();
+    const std::string prefix = "loom::Runtime::Buffer: ";
+    if (text.compare(0, prefix.size(), prefix) == 0) text = text.substr(prefix.size());
+    throw RuntimeError("Buffer " + name + ": " + text);
+}
+
+Expr buffer_call(const Buffer<> &image, const std::vector<Expr> &given_args) {
     if (!image.defined()) user_error("An undefined Buffer is read in an algorithm");
+    std::vector<Expr> args = given_args;
+    expand_implicit_placeholder(args, image.dimensions(), "Buffer " + image.name());
     if (int(args.size()) != image.dimensions())
         user_error("Buffer " << image.name() << " is accessed with " << args.size() << " argument"
                              << (args.size() == 1 ? "" : "s") << " but has " << image.dimensions()

@@ -3,12 +3,14 @@
 
 #include "loom/Func.h"
 
+#include "frontend/ImplicitVars.h"
 #include "ir/Error.h"
 #include "ir/IR.h"
 #include "ir/IROperator.h"
 #include "ir/IRUtil.h"
 
 #include <algorithm>
+#include <ostream>
 
 namespace loom {
 
@@ -33,6 +35,13 @@ Expr undef(Type t) {
 }
 
 namespace {
+bool is_undef(const Expr &e) {
+    const auto *c = e.as<Call>();
+    return c && c->is_intrinsic(Intrinsic::undef);
+}
+} // namespace
+
+namespace {
 
 /** Are args distinct pure Vars (no Params, no RVars)? */
 bool pure_var_args(const std::vector<Expr> &args, std::vector<std::string> *names = nullptr) {
@@ -50,57 +59,89 @@ bool pure_var_args(const std::vector<Expr> &args, std::vector<std::string> *name
 
 } // namespace
 
-void FuncRef::define(const std::vector<Expr> &values) {
+std::vector<Expr> FuncRef::args_with_implicit_vars(const std::vector<Expr> &values) const {
+    std::vector<Expr> args = args_;
+    std::vector<Expr> uses = values;
+    uses.insert(uses.end(), args.begin(), args.end());
+    int needed = count_implicit_vars(uses);
+    if (placeholder_ >= 0) {
+        // Implicit Vars already among the arguments (f(_0, _) ...) stay where they are.
+        int present = count_implicit_vars(args);
+        for (int k = present; k < needed; k++)
+            args.insert(args.begin() + placeholder_ + (k - present), Expr(Var::implicit(k)));
+    }
+    for (int k = 0; k < needed; k++) {
+        std::string v = Var::implicit(k).name();
+        bool found = std::any_of(args.begin(), args.end(), [&](const Expr &a) {
+            const auto *var = a.as<Variable>();
+            return var && var->name == v;
+        });
+        if (!found)
+            user_error("The right-hand side of the definition of Func "
+                       << func_.name() << " uses the implicit Var " << v
+                       << ", but the left-hand side has no placeholder '_' for it (write "
+                       << func_.name() << "(..., _) = ...)");
+    }
+    return args;
+}
+
+Stage FuncRef::define(const std::vector<Expr> &values) {
     const std::string &name = func_.name();
+    for (size_t i = 0; i < values.size(); i++)
+        if (!values[i].defined())
+            user_error("Value " << i << " in the definition of Func " << name << " is undefined");
+    std::vector<Expr> args = args_with_implicit_vars(values);
     if (func_.has_pure_definition()) {
-        func_.define_update(args_, values);
-        return;
+        func_.define_update(args, values);
+        return Stage(func_, int(func_.updates().size()));
     }
     std::vector<std::string> names;
-    if (!pure_var_args(args_, &names)) {
-        for (size_t i = 0; i < args_.size(); i++) {
-            const auto *v = args_[i].as<Variable>();
+    if (!pure_var_args(args, &names)) {
+        for (size_t i = 0; i < args.size(); i++) {
+            const auto *v = args[i].as<Variable>();
             if (!v || v->param.defined() || v->image.defined() || v->reduction_domain.defined())
                 user_error("In the definition of Func "
                            << name << ", argument " << i << " is not a Var, but " << name
                            << " has no pure definition yet; the first definition of a Func takes "
                               "distinct Vars (f(x, y) = ...), update definitions come after it");
         }
-        for (size_t i = 0; i < args_.size(); i++)
+        for (size_t i = 0; i < args.size(); i++)
             for (size_t j = 0; j < i; j++)
-                if (args_[i].as<Variable>()->name == args_[j].as<Variable>()->name)
+                if (args[i].as<Variable>()->name == args[j].as<Variable>()->name)
                     user_error("In the definition of Func " << name << ", the argument "
-                                                            << args_[i].as<Variable>()->name
+                                                            << args[i].as<Variable>()->name
                                                             << " appears more than once");
     }
     // A pure definition of undef() stores nothing (Function::define checks the rest).
     func_.define(names, values);
+    return Stage(func_, 0);
 }
 
-FuncRef &FuncRef::operator=(const Expr &value) {
-    define({value});
-    return *this;
+Stage FuncRef::operator=(const Expr &value) {
+    return define({value});
 }
 
-FuncRef &FuncRef::operator=(const Tuple &values) {
-    define(values.as_vector());
-    return *this;
+Stage FuncRef::operator=(const Tuple &values) {
+    return define(values.as_vector());
 }
 
-FuncRef &FuncRef::operator=(const FuncRef &other) {
+Stage FuncRef::operator=(const FuncRef &other) {
     if (other.func_.defined() && other.func_.has_pure_definition() && other.func_.outputs() > 1)
         return *this = Tuple(other);
     return *this = Expr(other);
 }
 
-FuncRef &FuncRef::update(const Tuple &e, UpdateOp op) {
+Stage FuncRef::update(const Tuple &e, UpdateOp op) {
     const std::string &name = func_.name();
+    for (size_t i = 0; i < e.size(); i++)
+        if (!e[i].defined()) user_error("Update of Func " << name << " with an undefined value");
+    std::vector<Expr> args = args_with_implicit_vars(e.as_vector());
     if (!func_.has_pure_definition()) {
         // The implicit pure definition: the identity of the operator,
         // over Vars named after the pure Vars of the left-hand side.
         std::vector<std::string> names;
-        for (size_t i = 0; i < args_.size(); i++) {
-            const auto *v = args_[i].as<Variable>();
+        for (size_t i = 0; i < args.size(); i++) {
+            const auto *v = args[i].as<Variable>();
             bool pure =
                 v && !v->param.defined() && !v->image.defined() && !v->reduction_domain.defined();
             std::string n = pure ? v->name : "_" + std::to_string(i);
@@ -110,8 +151,6 @@ FuncRef &FuncRef::update(const Tuple &e, UpdateOp op) {
         }
         std::vector<Expr> init;
         for (size_t i = 0; i < e.size(); i++) {
-            if (!e[i].defined())
-                user_error("Update of Func " << name << " with an undefined value");
             int identity = (op == UpdateOp::Mul || op == UpdateOp::Div) ? 1 : 0;
             init.push_back(make_const(e[i].type(), identity));
         }
@@ -122,9 +161,12 @@ FuncRef &FuncRef::update(const Tuple &e, UpdateOp op) {
                                      << func_.outputs());
     std::vector<Expr> values;
     for (size_t i = 0; i < e.size(); i++) {
-        if (!e[i].defined()) user_error("Update of Func " << name << " with an undefined value");
         Type t = func_.output_types()[i];
-        Expr self = FuncRef(func_, args_)[int(i)];
+        if (is_undef(e[i])) { // f(x)[j] += v leaves the other elements alone
+            values.push_back(undef(t));
+            continue;
+        }
+        Expr self = FuncRef(func_, args)[int(i)];
         Expr rhs = e[i].type() == t ? e[i] : Cast::make(t, e[i]);
         switch (op) {
         case UpdateOp::Add:
@@ -141,21 +183,75 @@ FuncRef &FuncRef::update(const Tuple &e, UpdateOp op) {
             break;
         }
     }
-    func_.define_update(args_, values);
-    return *this;
+    func_.define_update(args, values);
+    return Stage(func_, int(func_.updates().size()));
 }
 
-Expr FuncRef::operator[](int i) const {
+FuncTupleElementRef FuncRef::operator[](int i) const {
     const std::string &name = func_.name();
     if (!func_.has_pure_definition())
         user_error("Func " << name << " is used before it is defined");
     if (i < 0 || i >= func_.outputs())
         user_error("Func " << name << " has " << plural(size_t(func_.outputs()), "value")
                            << "; there is no element " << i);
-    if (func_.outputs() == 1) return Expr(*this);
+    return FuncTupleElementRef(*this, i);
+}
+
+size_t FuncRef::size() const {
+    return func_.has_pure_definition() ? size_t(func_.outputs())
+                                       : std::max<size_t>(1, func_.required_types().size());
+}
+
+Tuple FuncTupleElementRef::values_with_undefs(const Expr &e) const {
+    const Function &f = ref_.function();
+    std::vector<Expr> values;
+    for (int i = 0; i < f.outputs(); i++)
+        values.push_back(i == index_ ? e : undef(f.output_types()[size_t(i)]));
+    return Tuple(values);
+}
+
+Stage FuncTupleElementRef::operator=(const Expr &e) {
+    FuncRef ref = ref_;
+    return ref = values_with_undefs(e);
+}
+
+Stage FuncTupleElementRef::operator=(const FuncRef &e) {
+    return *this = Expr(e);
+}
+
+Stage FuncTupleElementRef::operator=(const FuncTupleElementRef &e) {
+    return *this = Expr(e);
+}
+
+Stage FuncTupleElementRef::operator+=(const Expr &e) {
+    FuncRef ref = ref_;
+    return ref += values_with_undefs(e);
+}
+
+Stage FuncTupleElementRef::operator-=(const Expr &e) {
+    FuncRef ref = ref_;
+    return ref -= values_with_undefs(e);
+}
+
+Stage FuncTupleElementRef::operator*=(const Expr &e) {
+    FuncRef ref = ref_;
+    return ref *= values_with_undefs(e);
+}
+
+Stage FuncTupleElementRef::operator/=(const Expr &e) {
+    FuncRef ref = ref_;
+    return ref /= values_with_undefs(e);
+}
+
+FuncTupleElementRef::operator Expr() const {
+    const Function &f = ref_.function();
+    const std::vector<Expr> &args = ref_.arguments();
+    const std::string &name = f.name();
+    int i = index_;
+    if (f.outputs() == 1) return Expr(ref_);
     std::vector<Expr> coords;
-    for (size_t k = 0; k < args_.size(); k++) {
-        const Expr &a = args_[k];
+    for (size_t k = 0; k < args.size(); k++) {
+        const Expr &a = args[k];
         if (!a.defined())
             user_error("Argument " << k << " of a call to Func " << name << " is undefined");
         Type t = a.type();
@@ -164,18 +260,18 @@ Expr FuncRef::operator[](int i) const {
                                    << type_to_string(t) << "; coordinates must be integers");
         coords.push_back(t == Int(32) ? a : Cast::make(Int(32), a));
     }
-    if (int(coords.size()) != func_.dimensions())
+    if (int(coords.size()) != f.dimensions())
         user_error("Func " << name << " is called with " << plural(coords.size(), "argument")
-                           << " but was defined with " << func_.dimensions() << " ("
-                           << arg_list(func_) << ")");
-    return Call::make(func_, coords, i);
+                           << " but was defined with " << f.dimensions() << " (" << arg_list(f)
+                           << ")");
+    return Call::make(f, coords, i);
 }
 
 FuncRef::operator Tuple() const {
     if (!func_.has_pure_definition())
         user_error("Func " << func_.name() << " is used before it is defined");
     std::vector<Expr> elems;
-    for (int i = 0; i < func_.outputs(); i++) elems.push_back((*this)[i]);
+    for (int i = 0; i < func_.outputs(); i++) elems.push_back(Expr((*this)[i]));
     return Tuple(elems);
 }
 
@@ -250,17 +346,43 @@ Func::Func() : func_(unique_name("f")) {}
 
 Func::Func(const std::string &name) : func_(name) {}
 
+Func::Func(const Type &required_type, int required_dims, const std::string &name)
+    : Func(std::vector<Type>{required_type}, required_dims, name) {}
+
+Func::Func(const std::vector<Type> &required_types, int required_dims, const std::string &name)
+    : func_(name.empty() ? unique_name("f") : name) {
+    if (required_types.empty()) user_error("Func " << func_.name() << " is declared with no types");
+    for (const Type &t : required_types)
+        if (t.is_void() || t.is_vector())
+            user_error("Func " << func_.name() << " is declared with type " << type_to_string(t)
+                               << "; a Func's values are scalars");
+    if (required_dims < 0)
+        user_error("Func " << func_.name() << " is declared with " << required_dims
+                           << " dimensions");
+    func_.set_requirements(required_types, required_dims);
+}
+
 Func::Func(const Expr &e) : Func() {
     (*this)(std::vector<Expr>{}) = e;
 }
 
+Func::Func(const Buffer<> &im, int) : Func() {
+    if (!im.defined()) user_error("Func(Buffer) of an undefined Buffer");
+    (*this)(_) = im(_);
+}
+
 FuncRef Func::operator()(std::vector<Expr> args) const {
-    return FuncRef(func_, std::move(args));
+    int dims = func_.has_pure_definition() ? func_.dimensions() : -1;
+    int placeholder = expand_implicit_placeholder(args, dims, "Func " + name());
+    return FuncRef(func_, std::move(args), dims >= 0 ? -1 : placeholder);
 }
 
 FuncRef Func::operator()(const std::vector<Var> &args) const {
-    std::vector<Expr> exprs(args.begin(), args.end());
-    return FuncRef(func_, std::move(exprs));
+    return (*this)(std::vector<Expr>(args.begin(), args.end()));
+}
+
+Func::operator Stage() const {
+    return Stage(func_, 0);
 }
 
 namespace {
@@ -271,6 +393,8 @@ void require_definition(const Function &f, const char *what) {
 } // namespace
 
 int Func::dimensions() const {
+    if (!func_.has_pure_definition() && func_.required_dimensions() >= 0)
+        return func_.required_dimensions();
     require_definition(func_, "dimensions");
     return func_.dimensions();
 }
@@ -289,12 +413,14 @@ Expr Func::value() const {
     return func_.values()[0];
 }
 
-std::vector<Expr> Func::values() const {
+Tuple Func::values() const {
     require_definition(func_, "values");
-    return func_.values();
+    return Tuple(func_.values());
 }
 
 Type Func::type() const {
+    if (!func_.has_pure_definition() && func_.required_types().size() == 1)
+        return func_.required_types()[0];
     require_definition(func_, "type");
     if (func_.outputs() != 1)
         user_error("Func " << name() << " has " << func_.outputs() << " values; use types()");
@@ -302,6 +428,8 @@ Type Func::type() const {
 }
 
 const std::vector<Type> &Func::types() const {
+    if (!func_.has_pure_definition() && !func_.required_types().empty())
+        return func_.required_types();
     require_definition(func_, "types");
     return func_.output_types();
 }
@@ -338,8 +466,53 @@ void Func::realize(Realization outputs, const Target &target) {
     pipeline().realize(std::move(outputs), target);
 }
 
+Realization Func::realize(JITUserContext *context, std::vector<int> sizes, const Target &target) {
+    return pipeline().realize(context, std::move(sizes), target);
+}
+
+void Func::realize(JITUserContext *context, Realization outputs, const Target &target) {
+    pipeline().realize(context, std::move(outputs), target);
+}
+
 void Func::compile_jit(const Target &target) {
     pipeline().compile_jit(target);
+}
+
+void Func::infer_input_bounds(const std::vector<int> &sizes, const Target &target) {
+    pipeline().infer_input_bounds(sizes, target);
+}
+
+void Func::infer_input_bounds(Realization outputs, const Target &target) {
+    pipeline().infer_input_bounds(std::move(outputs), target);
+}
+
+void Func::infer_input_bounds(JITUserContext *context, const std::vector<int> &sizes,
+                              const Target &target) {
+    pipeline().infer_input_bounds(context, sizes, target);
+}
+
+void Func::infer_input_bounds(JITUserContext *context, Realization outputs, const Target &target) {
+    pipeline().infer_input_bounds(context, std::move(outputs), target);
+}
+
+std::vector<Argument> Func::infer_arguments() const {
+    return pipeline().infer_arguments();
+}
+
+Callable Func::compile_to_callable(const std::vector<Argument> &args, const Target &target) {
+    return pipeline().compile_to_callable(args, target);
+}
+
+JITHandlers &Func::jit_handlers() {
+    return pipeline().jit_handlers();
+}
+
+void Func::set_error_handler(void (*handler)(JITUserContext *, const char *)) {
+    pipeline().set_error_handler(handler);
+}
+
+void Func::set_custom_print(void (*handler)(JITUserContext *, const char *)) {
+    pipeline().set_custom_print(handler);
 }
 
 void Func::compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
@@ -361,8 +534,36 @@ void Func::compile_to_llvm_assembly(const std::string &filename, const std::vect
     pipeline().compile_to_llvm_assembly(filename, args, fn_name.empty() ? name() : fn_name, target);
 }
 
+void Func::compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
+                                    const Target &target) {
+    compile_to_llvm_assembly(filename, args, "", target);
+}
+
 void Func::print_loop_nest() {
     pipeline().print_loop_nest();
+}
+
+std::ostream &operator<<(std::ostream &os, const Func &f) {
+    const Function &fn = f.function();
+    if (!fn.has_pure_definition()) return os << f.name() << " (undefined)";
+    auto print_values = [&](const std::vector<Expr> &values) {
+        if (values.size() == 1) {
+            os << values[0];
+            return;
+        }
+        os << "{";
+        for (size_t i = 0; i < values.size(); i++) os << (i ? ", " : "") << values[i];
+        os << "}";
+    };
+    os << f.name() << "(" << arg_list(fn) << ") = ";
+    print_values(fn.values());
+    for (const Definition &d : fn.updates()) {
+        os << "\n" << f.name() << "(";
+        for (size_t i = 0; i < d.args.size(); i++) os << (i ? ", " : "") << d.args[i];
+        os << ") = ";
+        print_values(d.values);
+    }
+    return os;
 }
 
 } // namespace loom

@@ -23,6 +23,11 @@ void Func::compile_to_object(const std::string &filename, const std::vector<Argu
     pipeline().compile_to_object(filename, args, entry_name(*this, fn_name), target);
 }
 
+void Func::compile_to_object(const std::string &filename, const std::vector<Argument> &args,
+                             const Target &target) {
+    compile_to_object(filename, args, "", target);
+}
+
 void Func::compile_to_header(const std::string &filename, const std::vector<Argument> &args,
                              const std::string &fn_name, const Target &target) {
     pipeline().compile_to_header(filename, args, entry_name(*this, fn_name), target);
@@ -31,6 +36,11 @@ void Func::compile_to_header(const std::string &filename, const std::vector<Argu
 void Func::compile_to_assembly(const std::string &filename, const std::vector<Argument> &args,
                                const std::string &fn_name, const Target &target) {
     pipeline().compile_to_assembly(filename, args, entry_name(*this, fn_name), target);
+}
+
+void Func::compile_to_assembly(const std::string &filename, const std::vector<Argument> &args,
+                               const Target &target) {
+    compile_to_assembly(filename, args, "", target);
 }
 
 void Func::compile_to_c(const std::string &filename, const std::vector<Argument> &args,

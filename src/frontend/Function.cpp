@@ -95,6 +95,24 @@ void Function::define(const std::vector<std::string> &args, const std::vector<Ex
         });
     }
 
+    const std::vector<Type> &required = ptr()->required_types;
+    if (!required.empty()) {
+        bool same = required.size() == values.size();
+        for (size_t i = 0; same && i < values.size(); i++) same = values[i].type() == required[i];
+        if (!same) {
+            std::string want, got;
+            for (size_t i = 0; i < required.size(); i++)
+                want += (i ? ", " : "") + type_to_string(required[i]);
+            for (size_t i = 0; i < values.size(); i++)
+                got += (i ? ", " : "") + type_to_string(values[i].type());
+            user_error("Func " << fname << " was declared with type (" << want
+                               << ") but is defined with (" << got << ")");
+        }
+    }
+    if (ptr()->required_dimensions >= 0 && int(args.size()) != ptr()->required_dimensions)
+        user_error("Func " << fname << " was declared with " << ptr()->required_dimensions
+                           << " dimensions but is defined with " << args.size() << " ("
+                           << list_names(args) << ")");
     if (scatter_gather_size(values, "pure definition of Func " + fname) > 0)
         user_error("The pure definition of Func "
                    << fname << " uses scatter() or gather(); they write several elements at "

@@ -150,14 +150,7 @@ void GeneratorBase::set_target(const Target &t) {
 }
 
 int GeneratorBase::natural_vector_size(Type t) const {
-    int bytes = 16; // SSE, NEON and the C backend's default
-    if (target_.arch == Target::X86) {
-        if (target_.has_feature(Target::AVX512) || target_.has_feature(Target::AVX512_Skylake))
-            bytes = 64;
-        else if (target_.has_feature(Target::AVX) || target_.has_feature(Target::AVX2))
-            bytes = 32;
-    }
-    return std::max(1, bytes / std::max(1, t.bytes()));
+    return target_.natural_vector_size(t);
 }
 
 void GeneratorBase::set_generator_param(const std::string &name, const std::string &value) {

@@ -100,6 +100,16 @@ Options parse_command_line(int argc, char **argv) {
     return o;
 }
 
+// Halide target words Loom accepts but does not act on are kept, and named
+// here, so that nobody relies on them by mistake.
+void note_ignored_target_words(const Target &t, std::ostream &err) {
+    std::vector<std::string> ignored = t.validate();
+    if (ignored.empty()) return;
+    err << "note: target " << t.to_string() << ": accepted but has no effect in Loom: ";
+    for (size_t i = 0; i < ignored.size(); i++) err << (i ? ", " : "") << ignored[i];
+    err << "\n";
+}
+
 } // namespace
 
 int generate_filter_main(int argc, char **argv, std::ostream &out, std::ostream &err) {
@@ -127,6 +137,7 @@ int generate_filter_main(int argc, char **argv, std::ostream &out, std::ostream 
         if (o.output_dir.empty()) throw CompileError("Missing -o DIR (the output directory)");
         std::unique_ptr<GeneratorBase> g = GeneratorRegistry::create(o.generator);
         for (const auto &[name, value] : o.params) g->set_generator_param(name, value);
+        note_ignored_target_words(g->get_target(), err);
         std::string fn = o.function_name.empty() ? o.generator : o.function_name;
         std::string base = o.file_base.empty() ? fn : o.file_base;
         g->emit(o.output_dir, base, fn, o.kinds);

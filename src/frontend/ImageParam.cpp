@@ -3,9 +3,11 @@
 
 #include "loom/ImageParam.h"
 
+#include "frontend/ImplicitVars.h"
 #include "ir/Error.h"
 #include "ir/IR.h"
 #include "ir/IRUtil.h"
+#include "loom/Func.h"
 #include "loom/IROperator.h"
 
 namespace loom {
@@ -64,6 +66,23 @@ Dimension Dimension::set_bounds(Expr min, Expr extent) {
     return set_extent(std::move(extent));
 }
 
+Dimension Dimension::set_estimate(Expr min, Expr extent) {
+    if (!min.defined() || !extent.defined())
+        user_error("The estimate of dimension " << dim_ << " of buffer " << param_.name()
+                                                << " needs both a min and an extent");
+    param_.constraint(dim_).min_estimate = checked_int(param_, dim_, "min estimate", min);
+    param_.constraint(dim_).extent_estimate = checked_int(param_, dim_, "extent estimate", extent);
+    return *this;
+}
+
+Expr Dimension::min_estimate() const {
+    return param_.constraint(dim_).min_estimate;
+}
+
+Expr Dimension::extent_estimate() const {
+    return param_.constraint(dim_).extent_estimate;
+}
+
 const std::string &OutputImageParam::name() const {
     return param_.name();
 }
@@ -77,10 +96,25 @@ Dimension OutputImageParam::dim(int i) const {
     return Dimension(param_, i);
 }
 
+OutputImageParam &OutputImageParam::set_estimates(const Region &estimates) {
+    if (int(estimates.size()) != dimensions())
+        user_error("set_estimates of buffer " << name() << " got " << estimates.size()
+                                              << " ranges for its " << dimensions()
+                                              << " dimensions");
+    for (size_t i = 0; i < estimates.size(); i++)
+        dim(int(i)).set_estimate(estimates[i].min, estimates[i].extent);
+    return *this;
+}
+
 ImageParam::ImageParam(Type t, int dims, const std::string &name)
     : OutputImageParam(Parameter(t, true, dims, name.empty() ? unique_name("input") : name)) {
     if (dims < 0)
         user_error("ImageParam " << param_.name() << " with negative dimensions " << dims);
+    // The Func of the image (operator Func): one per ImageParam, shared by
+    // its copies, so that a schedule given to it holds wherever it is used.
+    Func f(param_.name() + "_im");
+    f(_) = (*this)(_);
+    func_ = f.function();
 }
 
 void ImageParam::set(const Buffer<> &b) {
@@ -97,6 +131,11 @@ void ImageParam::set(const Buffer<> &b) {
     param_.set_buffer(b);
 }
 
+ImageParam::operator Func() const {
+    if (!defined()) user_error("An undefined ImageParam is used as a Func");
+    return Func(func_);
+}
+
 Buffer<> ImageParam::get() const {
     return param_.buffer();
 }
@@ -105,8 +144,10 @@ void ImageParam::reset() {
     param_.set_buffer(Buffer<>());
 }
 
-Expr ImageParam::operator()(const std::vector<Expr> &coords) const {
+Expr ImageParam::operator()(const std::vector<Expr> &given_coords) const {
     if (!defined()) user_error("An undefined ImageParam is read in an algorithm");
+    std::vector<Expr> coords = given_coords;
+    expand_implicit_placeholder(coords, dimensions(), "ImageParam " + name());
     if (int(coords.size()) != dimensions())
         user_error("ImageParam " << name() << " is accessed with " << coords.size() << " argument"
                                  << (coords.size() == 1 ? "" : "s") << " but has " << dimensions()

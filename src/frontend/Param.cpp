@@ -33,5 +33,23 @@ void set_scalar_parameter_bound(Parameter &p, Expr bound, bool is_min) {
         p.set_max_value(bound);
 }
 
+void set_scalar_parameter_estimate(Parameter &p, Expr estimate) {
+    if (!estimate.defined()) user_error("The estimate of Param " << p.name() << " is undefined");
+    if (p.type().is_handle() || estimate.type().is_handle())
+        user_error("Param " << p.name() << " is a handle and cannot have an estimate");
+    p.set_estimate(cast(p.type(), estimate));
+}
+
+void param_value_error(const Parameter &p, const std::string &value) {
+    user_error("The value " << value << " cannot be converted to the type "
+                            << type_to_string(p.type()) << " of Param " << p.name()
+                            << " without loss");
+}
+
+void param_type_error(const Parameter &p, Type asked) {
+    user_error("Param " << p.name() << " has type " << type_to_string(p.type())
+                        << " and cannot be read as " << type_to_string(asked));
+}
+
 } // namespace Internal
 } // namespace loom

@@ -3,14 +3,15 @@
 
 #include "loom/Pipeline.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <fstream>
 #include <iostream>
-#include <mutex>
-#include <set>
 
+#include "frontend/CallableContents.h"
 #include "frontend/DeviceLimits.h"
+#include "frontend/JITCall.h"
 #include "frontend/JITStats.h"
 #include "ir/Error.h"
 #include "ir/IR.h"
@@ -46,6 +47,7 @@ struct DefinitionStamp {
 struct PipelineContents {
     std::vector<Function> outputs;
     std::string name;
+    JITHandlers handlers;
 
     bool compiled = false;
     Target target;
@@ -142,15 +144,6 @@ void write_file(const std::string &filename, const std::string &text) {
     if (!out) user_error("Failed writing " << filename);
 }
 
-void capture_error(loom_call_context_t *context, const char *message) {
-    // Tasks of a parallel loop may fail at the same time.
-    static std::mutex mutex;
-    std::lock_guard<std::mutex> lock(mutex);
-    auto *sink = static_cast<std::string *>(context->user_data);
-    if (!sink->empty() && sink->back() != '\n') *sink += "\n";
-    *sink += message;
-}
-
 std::string plural(int n, const char *word) {
     return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
@@ -211,10 +204,11 @@ std::vector<Func> Pipeline::outputs() const {
     return funcs;
 }
 
-void Pipeline::compile_jit(const Target &target) {
+void Pipeline::compile_jit(const Target &requested) {
     if (!contents) user_error("compile_jit of an empty Pipeline");
     auto &c = *contents;
     require_defined(c.outputs);
+    Target target = resolve_jit_target(requested, c.outputs[0].name());
     DefinitionStamp stamp = stamp_of(c.outputs);
     if (c.compiled && c.target == target && same_stamp(stamp, c.stamp)) return;
     c.compiled = false;
@@ -229,34 +223,67 @@ void Pipeline::compile_jit(const Target &target) {
     c.compiled = true;
 }
 
+void Pipeline::invalidate_cache() {
+    if (contents) contents->compiled = false;
+}
+
+JITHandlers &Pipeline::jit_handlers() {
+    if (!contents) user_error("jit_handlers of an empty Pipeline");
+    return contents->handlers;
+}
+
+void Pipeline::set_error_handler(void (*handler)(JITUserContext *, const char *)) {
+    jit_handlers().custom_error = handler;
+}
+
+void Pipeline::set_custom_print(void (*handler)(JITUserContext *, const char *)) {
+    jit_handlers().custom_print = handler;
+}
+
 Realization Pipeline::realize(std::vector<int> sizes, const Target &target) {
-    if (!contents) user_error("realize of an empty Pipeline");
-    require_defined(contents->outputs);
+    return realize(nullptr, std::move(sizes), target);
+}
+
+void Pipeline::realize(Realization outputs, const Target &target) {
+    realize(nullptr, std::move(outputs), target);
+}
+
+namespace {
+
+/** Output buffers of these sizes (mins at zero); without memory when
+ * `allocate` is false (for a bounds query). */
+Realization output_buffers_of_size(const std::vector<Function> &outputs,
+                                   const std::vector<int> &sizes, bool allocate) {
     std::vector<Buffer<>> buffers;
-    for (const auto &slot : output_slots(contents->outputs)) {
+    for (const auto &slot : output_slots(outputs)) {
         const Function &f = slot.func;
         if (int(sizes.size()) != f.dimensions())
             user_error("Func " << f.name() << " has " << plural(f.dimensions(), "dimension")
                                << " but realize was given " << plural(int(sizes.size()), "size"));
-        buffers.emplace_back(f.output_types()[size_t(slot.value_index)], sizes, f.name());
+        Type t = f.output_types()[size_t(slot.value_index)];
+        if (allocate) {
+            buffers.emplace_back(t, sizes, f.name());
+        } else {
+            std::vector<loom_dimension_t> shape;
+            int stride = 1;
+            for (int s : sizes) {
+                shape.push_back(loom_dimension_t{0, s, stride, 0});
+                stride *= s > 0 ? s : 1;
+            }
+            buffers.emplace_back(t, nullptr, shape, f.name());
+        }
     }
-    Realization r(buffers);
-    realize(r, target);
-    return r;
+    return Realization(buffers);
 }
 
-void Pipeline::realize(Realization dst, const Target &target) {
-    if (!contents) user_error("realize of an empty Pipeline");
-    require_defined(contents->outputs);
-    check_output_buffers(contents->outputs, dst);
-    compile_jit(target);
-    auto &c = *contents;
-
-    std::string message;
-    loom_call_context_t context{capture_error, &message};
-    std::vector<void *> argv{&context};
+/** The argv of one call: the context, then each argument of f. ImageParams
+ * with no Buffer bound are an error, or, with `queries`, get a Buffer with
+ * no memory (a bounds query), collected there with their Parameter. */
+std::vector<void *> jit_argv(const LoweredFunc &f, const Realization &dst, void *context,
+                             std::vector<std::pair<Parameter, Buffer<>>> *queries) {
+    std::vector<void *> argv{context};
     size_t next_output = 0;
-    for (const auto &arg : c.lowered.args) {
+    for (const auto &arg : f.args) {
         switch (arg.kind) {
         case LoweredArgument::InputScalar:
             internal_assert(arg.param.defined(),
@@ -270,11 +297,19 @@ void Pipeline::realize(Realization dst, const Target &target) {
                 internal_assert(arg.param.defined(),
                                 "buffer argument " << arg.name << " without a source");
                 const Buffer<> &b = arg.param.buffer();
-                if (!b.defined())
+                if (b.defined()) {
+                    argv.push_back(b.raw_buffer());
+                } else if (queries) {
+                    std::vector<loom_dimension_t> shape(size_t(arg.dimensions),
+                                                        loom_dimension_t{0, 0, 0, 0});
+                    Buffer<> query(arg.type, nullptr, shape, arg.name);
+                    queries->emplace_back(arg.param, query);
+                    argv.push_back(query.raw_buffer());
+                } else {
                     throw RuntimeError(
                         "ImageParam " + arg.name +
                         " is not bound to a Buffer; call set() on it before realizing");
-                argv.push_back(b.raw_buffer());
+                }
             }
             break;
         case LoweredArgument::OutputBuffer:
@@ -284,32 +319,95 @@ void Pipeline::realize(Realization dst, const Target &target) {
         }
     }
     internal_assert(next_output == dst.size(), "output buffers unused by the compiled pipeline");
+    return argv;
+}
 
-    // Buffers only host code touches: the generated code keeps the host and
-    // device copies of kernels' buffers coherent; these the front end must.
-    std::set<std::string> kernel_buffers;
-    for (const auto &k : c.lowered.kernels)
-        for (const auto &a : k.args)
-            if (a.is_buffer) kernel_buffers.insert(a.name);
-    std::vector<loom_buffer_t *> host_only_outputs;
-    for (size_t i = 0; i < c.lowered.args.size(); i++) {
-        const LoweredArgument &arg = c.lowered.args[i];
-        if (!arg.is_buffer() || kernel_buffers.count(arg.name)) continue;
-        auto *raw = static_cast<loom_buffer_t *>(argv[i + 1]);
-        if (raw->flags & loom_buffer_flag_device_dirty) {
-            if (loom_copy_to_host(&context, raw) != 0) throw RuntimeError(message);
-        }
-        if (arg.kind == LoweredArgument::OutputBuffer) host_only_outputs.push_back(raw);
-    }
+} // namespace
 
-    int result = c.module.argv_function()(argv.data());
-    for (loom_buffer_t *raw : host_only_outputs)
-        if (raw->device) raw->flags |= loom_buffer_flag_host_dirty;
-    if (result != 0) {
-        if (message.empty())
-            message = "Pipeline " + c.name + " failed with error code " + std::to_string(result);
-        throw RuntimeError(message);
+Realization Pipeline::realize(JITUserContext *context, std::vector<int> sizes,
+                              const Target &target) {
+    if (!contents) user_error("realize of an empty Pipeline");
+    require_defined(contents->outputs);
+    Realization r = output_buffers_of_size(contents->outputs, sizes, true);
+    realize(context, r, target);
+    return r;
+}
+
+void Pipeline::realize(JITUserContext *context, Realization dst, const Target &target) {
+    if (!contents) user_error("realize of an empty Pipeline");
+    require_defined(contents->outputs);
+    check_output_buffers(contents->outputs, dst);
+    compile_jit(target);
+    auto &c = *contents;
+    JITCall call(context, c.handlers, c.name);
+    std::vector<void *> argv = jit_argv(c.lowered, dst, call.context(), nullptr);
+    call.run(c.lowered, c.module.argv_function(), argv);
+}
+
+void Pipeline::infer_input_bounds(const std::vector<int> &sizes, const Target &target) {
+    infer_input_bounds(nullptr, sizes, target);
+}
+
+void Pipeline::infer_input_bounds(Realization outputs, const Target &target) {
+    infer_input_bounds(nullptr, std::move(outputs), target);
+}
+
+void Pipeline::infer_input_bounds(JITUserContext *context, const std::vector<int> &sizes,
+                                  const Target &target) {
+    if (!contents) user_error("infer_input_bounds of an empty Pipeline");
+    require_defined(contents->outputs);
+    infer_input_bounds(context, output_buffers_of_size(contents->outputs, sizes, false), target);
+}
+
+void Pipeline::infer_input_bounds(JITUserContext *context, Realization dst, const Target &target) {
+    if (!contents) user_error("infer_input_bounds of an empty Pipeline");
+    require_defined(contents->outputs);
+    check_output_buffers(contents->outputs, dst);
+    if (target.has_feature(Target::NoBoundsQuery))
+        user_error("infer_input_bounds of " << contents->outputs[0].name()
+                                            << " needs bounds queries, which the target "
+                                            << target.to_string() << " leaves out");
+    compile_jit(target);
+    auto &c = *contents;
+    JITCall call(context, c.handlers, c.name);
+    std::vector<std::pair<Parameter, Buffer<>>> queries;
+    std::vector<void *> argv = jit_argv(c.lowered, dst, call.context(), &queries);
+    if (queries.empty()) return; // every input is bound: nothing to infer
+    if (call.run(c.lowered, c.module.argv_function(), argv) != 0) return; // reported
+    for (auto &[param, query] : queries) {
+        query.allocate();
+        param.set_buffer(query);
     }
+}
+
+std::vector<Argument> Pipeline::infer_arguments() {
+    if (!contents) user_error("infer_arguments of an empty Pipeline");
+    require_defined(contents->outputs);
+    LoweredFunc f =
+        lower(contents->outputs, contents->outputs[0].name(), get_jit_target_from_environment());
+    std::vector<Argument> buffers, scalars;
+    for (const LoweredArgument &a : f.args) {
+        if (a.kind == LoweredArgument::OutputBuffer || a.buffer.defined()) continue;
+        if (a.is_buffer())
+            buffers.emplace_back(a.name, Argument::InputBuffer, a.type, a.dimensions);
+        else
+            scalars.emplace_back(a.name, Argument::InputScalar, a.type, 0);
+    }
+    auto by_name = [](const Argument &x, const Argument &y) { return x.name < y.name; };
+    std::sort(buffers.begin(), buffers.end(), by_name);
+    std::sort(scalars.begin(), scalars.end(), by_name);
+    buffers.insert(buffers.end(), scalars.begin(), scalars.end());
+    return buffers;
+}
+
+Callable Pipeline::compile_to_callable(const std::vector<Argument> &args, const Target &requested) {
+    if (!contents) user_error("compile_to_callable of an empty Pipeline");
+    require_defined(contents->outputs);
+    Target target = resolve_jit_target(requested, contents->outputs[0].name());
+    auto made = std::make_shared<CallableContents>(
+        make_callable_contents(contents->outputs, args, target, contents->handlers));
+    jit_compilations++;
+    return Callable(made);
 }
 
 void Pipeline::compile_to_lowered_stmt(const std::string &filename,

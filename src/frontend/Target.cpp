@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iterator>
+#include <ostream>
 #include <sstream>
 
+#include "frontend/TargetFeatures.h"
 #include "ir/Error.h"
 
 namespace loom {
@@ -37,6 +40,103 @@ const Word feature_words[] = {
     {"cuda", Target::CUDA},
     {"opencl", Target::OpenCL},
     {"strict_float", Target::StrictFloat},
+    {"avx512_knl", Target::AVX512_KNL},
+    {"avx512_cannonlake", Target::AVX512_Cannonlake},
+    {"avx512_sapphirerapids", Target::AVX512_SapphireRapids},
+    {"avx512_zen4", Target::AVX512_Zen4},
+    {"avx512_zen5", Target::AVX512_Zen5},
+    {"avxvnni", Target::AVXVNNI},
+    {"avx10_1", Target::AVX10_1},
+    {"fma4", Target::FMA4},
+    {"x86apx", Target::X86APX},
+    {"jit", Target::JIT},
+    {"enable_backtraces", Target::EnableBacktraces},
+    {"armv7s", Target::ARMv7s},
+    {"no_neon", Target::NoNEON},
+    {"vsx", Target::VSX},
+    {"power_arch_2_07", Target::POWER_ARCH_2_07},
+    {"egl", Target::EGL},
+    {"user_context", Target::UserContext},
+    {"matlab", Target::Matlab},
+    {"profile", Target::Profile},
+    {"profile_by_timer", Target::ProfileByTimer},
+    {"no_runtime", Target::NoRuntime},
+    {"metal", Target::Metal},
+    {"openglcompute", Target::OpenGLCompute},
+    {"c_plus_plus_name_mangling", Target::CPlusPlusMangling},
+    {"large_buffers", Target::LargeBuffers},
+    {"hvx_128", Target::HVX_128},
+    {"hvx_v62", Target::HVX_v62},
+    {"hvx_v65", Target::HVX_v65},
+    {"hvx_v66", Target::HVX_v66},
+    {"hvx_v68", Target::HVX_v68},
+    {"hexagon_dma", Target::HexagonDma},
+    {"fuzz_float_stores", Target::FuzzFloatStores},
+    {"soft_float_abi", Target::SoftFloatABI},
+    {"msan", Target::MSAN},
+    {"tsan", Target::TSAN},
+    {"asan", Target::ASAN},
+    {"sanitizer_coverage", Target::SanitizerCoverage},
+    {"trace_loads", Target::TraceLoads},
+    {"trace_stores", Target::TraceStores},
+    {"trace_realizations", Target::TraceRealizations},
+    {"trace_pipeline", Target::TracePipeline},
+    {"d3d12compute", Target::D3D12Compute},
+    {"hlsl_sm60", Target::HLSL_SM60},
+    {"hlsl_sm61", Target::HLSL_SM61},
+    {"hlsl_sm62", Target::HLSL_SM62},
+    {"hlsl_sm63", Target::HLSL_SM63},
+    {"hlsl_sm64", Target::HLSL_SM64},
+    {"hlsl_sm65", Target::HLSL_SM65},
+    {"hlsl_sm66", Target::HLSL_SM66},
+    {"hlsl_sm67", Target::HLSL_SM67},
+    {"hlsl_sm68", Target::HLSL_SM68},
+    {"hlsl_sm69", Target::HLSL_SM69},
+    {"check_unsafe_promises", Target::CheckUnsafePromises},
+    {"embed_bitcode", Target::EmbedBitcode},
+    {"enable_llvm_loop_opt", Target::EnableLLVMLoopOpt},
+    {"disable_llvm_loop_opt", Target::DisableLLVMLoopOpt},
+    {"wasm_simd128", Target::WasmSimd128},
+    {"wasm_mvponly", Target::WasmMvpOnly},
+    {"wasm_signext", Target::WasmSignExt},
+    {"wasm_sat_float_to_int", Target::WasmSatFloatToInt},
+    {"wasm_threads", Target::WasmThreads},
+    {"wasm_bulk_memory", Target::WasmBulkMemory},
+    {"webgpu", Target::WebGPU},
+    {"sve", Target::SVE},
+    {"sve2", Target::SVE2},
+    {"sme2", Target::SME2},
+    {"sme_svl128", Target::SME_SVL128},
+    {"sme_svl256", Target::SME_SVL256},
+    {"sme_svl512", Target::SME_SVL512},
+    {"sme_svl1024", Target::SME_SVL1024},
+    {"sme_svl2048", Target::SME_SVL2048},
+    {"arm_dot_prod", Target::ARMDotProd},
+    {"arm_fp16", Target::ARMFp16},
+    {"armv8a", Target::ARMv8a},
+    {"armv81a", Target::ARMv81a},
+    {"armv82a", Target::ARMv82a},
+    {"armv83a", Target::ARMv83a},
+    {"armv84a", Target::ARMv84a},
+    {"armv85a", Target::ARMv85a},
+    {"armv86a", Target::ARMv86a},
+    {"armv87a", Target::ARMv87a},
+    {"armv88a", Target::ARMv88a},
+    {"armv89a", Target::ARMv89a},
+    {"llvm_large_code_model", Target::LLVMLargeCodeModel},
+    {"rvv", Target::RVV},
+    {"spirv", Target::SPIRV},
+    {"vulkan", Target::Vulkan},
+    {"vk_int8", Target::VulkanInt8},
+    {"vk_int16", Target::VulkanInt16},
+    {"vk_int64", Target::VulkanInt64},
+    {"vk_float16", Target::VulkanFloat16},
+    {"vk_float64", Target::VulkanFloat64},
+    {"vk_v10", Target::VulkanV10},
+    {"vk_v12", Target::VulkanV12},
+    {"vk_v13", Target::VulkanV13},
+    {"semihosting", Target::Semihosting},
+    {"simulator", Target::Simulator},
     {"no_streaming_stores", Target::NoStreamingStores},
     {"no_auto_prefetch", Target::NoAutoPrefetch},
     {"cl_doubles", Target::CLDoubles},
@@ -62,6 +162,29 @@ const Word feature_words[] = {
 static_assert(sizeof(feature_words) / sizeof(feature_words[0]) == Target::FeatureEnd,
               "every Target::Feature needs a word");
 
+// Halide spells some features two ways, or names a group of them.
+const Word feature_aliases[] = {{"hvx", Target::HVX_128}};
+const Target::Feature trace_all[] = {Target::TraceLoads, Target::TraceStores,
+                                     Target::TraceRealizations};
+
+// Halide's processor tunings ("tune_<llvm cpu>"): kept, not used.
+const char *const processor_words[] = {
+    "tune_amdfam10", "tune_bdver1", "tune_bdver2",  "tune_bdver3", "tune_bdver4",
+    "tune_btver1",   "tune_btver2", "tune_generic", "tune_k8",     "tune_k8_sse3",
+    "tune_znver1",   "tune_znver2", "tune_znver3",  "tune_znver4", "tune_znver5"};
+
+// "vector_bits_<n>": the number, or -1 for other words.
+int parse_vector_bits(const std::string &w) {
+    const std::string prefix = "vector_bits_";
+    if (w.compare(0, prefix.size(), prefix) != 0 || w.size() == prefix.size()) return -1;
+    int n = 0;
+    for (size_t i = prefix.size(); i < w.size(); i++) {
+        if (w[i] < '0' || w[i] > '9' || n > 1000000) return -1;
+        n = n * 10 + (w[i] - '0');
+    }
+    return n;
+}
+
 template <size_t N> const char *name_of(const Word (&words)[N], int value) {
     for (const Word &w : words)
         if (w.value == value) return w.name;
@@ -85,6 +208,10 @@ std::string valid_words() {
     for (const Word &w : bits_words) os << ", " << w.name;
     for (const Word &w : os_words) os << ", " << w.name;
     for (const Word &w : feature_words) os << ", " << w.name;
+    for (const Word &w : feature_aliases) os << ", " << w.name;
+    os << ", trace_all, tune_<cpu> (";
+    for (const char *p : processor_words) os << (p == processor_words[0] ? "" : ", ") << p;
+    os << "), vector_bits_<n>";
     return os.str();
 }
 
@@ -140,8 +267,19 @@ bool parse_target(const std::string &s, Target *t, std::string *why) {
             }
             result.os = Target::OS(value);
             seen_os = true;
-        } else if (lookup(feature_words, w, &value)) {
+        } else if (lookup(feature_words, w, &value) || lookup(feature_aliases, w, &value)) {
             result = result.with_feature(Target::Feature(value));
+        } else if (w == "trace_all") {
+            for (Target::Feature f : trace_all) result = result.with_feature(f);
+        } else if (std::find(std::begin(processor_words), std::end(processor_words), w) !=
+                   std::end(processor_words)) {
+            if (!result.processor_tune.empty() && result.processor_tune != "tune_generic") {
+                *why = "the processor tuning is given twice (\"" + w + "\")";
+                return false;
+            }
+            result.processor_tune = w == "tune_generic" ? std::string() : w;
+        } else if (parse_vector_bits(w) >= 0) {
+            result.vector_bits = parse_vector_bits(w);
         } else {
             *why = w.empty() ? std::string("it has an empty word") : "unknown word \"" + w + "\"";
             return false;
@@ -199,13 +337,141 @@ std::string Target::to_string() const {
     s += "-" + std::to_string(bits);
     s += "-";
     s += os == OSUnknown ? "unknown" : name_of(os_words, os);
+    if (!processor_tune.empty()) s += "-" + processor_tune;
     std::vector<Feature> sorted = features;
     std::sort(sorted.begin(), sorted.end());
     for (Feature f : sorted) {
         s += "-";
         s += name_of(feature_words, f);
     }
+    if (vector_bits) s += "-vector_bits_" + std::to_string(vector_bits);
     return s;
+}
+
+void Target::set_feature(Feature f, bool value) {
+    *this = value ? with_feature(f) : without_feature(f);
+}
+
+void Target::set_features(const std::vector<Feature> &fs, bool value) {
+    for (Feature f : fs) set_feature(f, value);
+}
+
+bool Target::features_any_of(const std::vector<Feature> &fs) const {
+    return std::any_of(fs.begin(), fs.end(), [&](Feature f) { return has_feature(f); });
+}
+
+bool Target::features_all_of(const std::vector<Feature> &fs) const {
+    return std::all_of(fs.begin(), fs.end(), [&](Feature f) { return has_feature(f); });
+}
+
+bool Target::feature_has_effect(Feature f) {
+    // Halide's features that Loom accepts and keeps, without an effect.
+    if (f == X86APX) return false;
+    return f < JIT || f > Simulator;
+}
+
+std::string Target::feature_to_name(Feature f) {
+    return name_of(feature_words, f);
+}
+
+bool Target::feature_from_name(const std::string &name, Feature *f) {
+    int value = 0;
+    if (!lookup(feature_words, name, &value) && !lookup(feature_aliases, name, &value))
+        return false;
+    *f = Feature(value);
+    return true;
+}
+
+std::vector<std::string> Target::validate() const {
+    std::vector<std::string> ignored;
+    if (!processor_tune.empty()) ignored.push_back(processor_tune);
+    std::vector<Feature> sorted = features;
+    std::sort(sorted.begin(), sorted.end());
+    for (Feature f : sorted)
+        if (!feature_has_effect(f)) ignored.push_back(feature_to_name(f));
+    if (vector_bits) ignored.push_back("vector_bits_" + std::to_string(vector_bits));
+    return ignored;
+}
+
+bool Target::supports_type(const Type &t) const {
+    if (t.is_float() && t.bits == 64 && has_feature(OpenCL)) return has_feature(CLDoubles);
+    return true;
+}
+
+int Target::natural_vector_size(const Type &t) const {
+    int bytes = 16; // SSE, NEON and the C backend's default
+    if (arch == X86) {
+        if (features_any_of({AVX512, AVX512_KNL, AVX512_Skylake, AVX512_Cannonlake,
+                             AVX512_SapphireRapids, AVX512_Zen4, AVX512_Zen5, AVX10_1}))
+            bytes = 64;
+        else if (features_any_of({AVX, AVX2}))
+            bytes = 32;
+    }
+    return std::max(1, bytes / std::max(1, t.bytes()));
+}
+
+namespace Internal {
+
+bool is_x86_isa_feature(Target::Feature f) {
+    switch (f) {
+    case Target::SSE41:
+    case Target::AVX:
+    case Target::AVX2:
+    case Target::FMA:
+    case Target::F16C:
+    case Target::AVX512:
+    case Target::AVX512_KNL:
+    case Target::AVX512_Skylake:
+    case Target::AVX512_Cannonlake:
+    case Target::AVX512_SapphireRapids:
+    case Target::AVX512_Zen4:
+    case Target::AVX512_Zen5:
+    case Target::AVXVNNI:
+    case Target::AVX10_1:
+    case Target::FMA4:
+        return true;
+    default:
+        return false;
+    }
+}
+
+std::vector<std::string> x86_isa_extensions(const Target &t) {
+    std::vector<std::string> ext;
+    auto add = [&](std::initializer_list<const char *> names) {
+        for (const char *n : names)
+            if (std::find(ext.begin(), ext.end(), n) == ext.end()) ext.push_back(n);
+    };
+    if (t.arch != Target::X86) return ext;
+    // Each AVX-512 generation includes the ones before it (as in Halide).
+    bool zen5 = t.has_feature(Target::AVX512_Zen5);
+    bool zen4 = zen5 || t.has_feature(Target::AVX512_Zen4);
+    bool sapphire = t.has_feature(Target::AVX512_SapphireRapids);
+    bool cannon = zen4 || sapphire || t.has_feature(Target::AVX512_Cannonlake);
+    // Loom's plain avx512 has always meant the Skylake set.
+    bool skylake = cannon || t.features_any_of({Target::AVX512_Skylake, Target::AVX512});
+    bool avx512 = skylake || t.has_feature(Target::AVX512_KNL);
+    bool avx2 = avx512 || t.features_any_of({Target::AVX2, Target::AVX10_1});
+    if (avx2 || t.features_any_of({Target::SSE41, Target::AVX, Target::AVXVNNI})) add({"sse4.1"});
+    if (avx2 || t.features_any_of({Target::AVX, Target::AVXVNNI})) add({"avx"});
+    if (avx2 || t.has_feature(Target::AVXVNNI)) add({"avx2"});
+    if (avx512 || t.has_feature(Target::FMA)) add({"fma"});
+    if (avx512 || t.has_feature(Target::F16C)) add({"f16c"});
+    if (t.has_feature(Target::FMA4)) add({"fma4"});
+    if (avx512) add({"avx512f", "avx512cd"});
+    if (skylake) add({"avx512bw", "avx512dq", "avx512vl"});
+    if (cannon) add({"avx512ifma", "avx512vbmi"});
+    if (sapphire || zen4) add({"avx512vnni", "avx512bf16"});
+    if (sapphire || t.has_feature(Target::AVXVNNI)) add({"avxvnni"});
+    if (zen4) add({"avx512bitalg", "avx512vbmi2", "avx512vpopcntdq"});
+    if (zen5) add({"avx512vp2intersect"});
+    if (t.has_feature(Target::AVX10_1)) add({"avx10.1-512"});
+    return ext;
+}
+
+} // namespace Internal
+
+std::ostream &operator<<(std::ostream &os, const Target &t) {
+    return os << t.to_string();
 }
 
 std::string Target::llvm_triple() const {
@@ -280,6 +546,7 @@ DeviceAPI get_default_device_api_for_target(const Target &t) {
 
 bool Target::operator==(const Target &o) const {
     if (os != o.os || arch != o.arch || bits != o.bits) return false;
+    if (processor_tune != o.processor_tune || vector_bits != o.vector_bits) return false;
     std::vector<Feature> a = features, b = o.features;
     std::sort(a.begin(), a.end());
     std::sort(b.begin(), b.end());
@@ -320,14 +587,33 @@ Target get_host_target() {
     return t;
 }
 
+namespace {
+
+bool runs_on_host(const Target &t, const Target &host) {
+    return t.arch == host.arch && t.bits == host.bits && t.os == host.os;
+}
+
+} // namespace
+
 Target get_target_from_environment() {
     const char *s = std::getenv("LOOM_TARGET");
     return s && *s ? Target(std::string(s)) : get_host_target();
 }
 
 Target get_jit_target_from_environment() {
+    Target host = get_host_target();
     const char *s = std::getenv("LOOM_JIT_TARGET");
-    return s && *s ? Target(std::string(s)) : get_target_from_environment();
+    if (s && *s) {
+        Target t{std::string(s)};
+        if (!runs_on_host(t, host))
+            user_error("LOOM_JIT_TARGET must name the host's architecture, bit width and OS: it "
+                       "is \""
+                       << s << "\" and the host is " << host.to_string()
+                       << ". (Start it with \"host\", e.g. \"host-opencl\".)");
+        return t;
+    }
+    Target t = get_target_from_environment();
+    return runs_on_host(t, host) ? t : host;
 }
 
 } // namespace loom

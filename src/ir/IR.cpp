@@ -57,7 +57,14 @@ const FloatImm *FloatImm::make(Type t, double value) {
     internal_assert(t.is_float() && t.is_scalar(), "FloatImm of non-float type " << t);
     auto *n = new FloatImm;
     n->type = t;
-    n->value = t.bits == 64 ? value : double(float(value));
+    // The constant holds exactly the value the type can: rounded once, to nearest even.
+    if (t.is_bfloat()) {
+        n->value = double(bfloat16_t(value));
+    } else if (t.bits == 16) {
+        n->value = double(float16_t(value));
+    } else {
+        n->value = t.bits == 64 ? value : double(float(value));
+    }
     return n;
 }
 

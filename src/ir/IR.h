@@ -27,13 +27,9 @@ template <typename T> struct StmtNode : BaseStmtNode {
     void accept(IRVisitor *v) const override;
 };
 
-/** A half-open range [min, min + extent). */
-struct Range {
-    Expr min, extent;
-    Range() = default;
-    Range(Expr m, Expr e) : min(std::move(m)), extent(std::move(e)) {}
-};
-using Region = std::vector<Range>;
+/** The public Range and Region (loom/Expr.h), under their internal names. */
+using loom::Range;
+using loom::Region;
 
 struct IntImm : ExprNode<IntImm> {
     int64_t value;

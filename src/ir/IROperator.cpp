@@ -35,6 +35,7 @@ Expr make_const(Type t, int64_t v) {
         c = UIntImm::make(s, s.is_bool() ? uint64_t(v != 0) : uint64_t(v));
         break;
     case Type::Float:
+    case Type::BFloat:
         c = FloatImm::make(s, double(v));
         break;
     case Type::Handle:
@@ -54,6 +55,7 @@ Expr make_const(Type t, uint64_t v) {
         c = UIntImm::make(s, s.is_bool() ? uint64_t(v != 0) : v);
         break;
     case Type::Float:
+    case Type::BFloat:
         c = FloatImm::make(s, double(v));
         break;
     case Type::Handle:
@@ -77,6 +79,7 @@ Expr make_const(Type t, double v) {
         c = UIntImm::make(s, s.is_bool() ? uint64_t(v != 0) : uint64_t(int64_t(v)));
         break;
     case Type::Float:
+    case Type::BFloat:
         c = FloatImm::make(s, v);
         break;
     case Type::Handle:

@@ -28,8 +28,13 @@ Expr Parameter::scalar_expr() const {
         return IntImm::make(t, int64_t(bits)); // IntImm sign-extends the low bits
     case Type::UInt:
         return UIntImm::make(t, bits);
+    case Type::BFloat:
     case Type::Float:
-        if (t.bits == 32) {
+        if (t.bits == 16) {
+            uint16_t low = uint16_t(bits);
+            return FloatImm::make(t, t.is_bfloat() ? double(bfloat16_t::make_from_bits(low))
+                                                   : double(float16_t::make_from_bits(low)));
+        } else if (t.bits == 32) {
             float f;
             uint32_t low = uint32_t(bits);
             std::memcpy(&f, &low, sizeof(f));

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "codegen/c/CodeGen_C.h"
+#include "frontend/TargetFeatures.h"
 #include "ir/Error.h"
 
 namespace loom {
@@ -37,21 +38,6 @@ std::string include_dir_override() {
     return d && *d ? d : "";
 }
 
-bool is_isa_feature(Target::Feature f) {
-    switch (f) {
-    case Target::SSE41:
-    case Target::AVX:
-    case Target::AVX2:
-    case Target::FMA:
-    case Target::F16C:
-    case Target::AVX512:
-    case Target::AVX512_Skylake:
-        return true;
-    default:
-        return false;
-    }
-}
-
 /** -march=native when the target is this machine, else its ISA features. */
 std::string target_flags(const Target &t) {
     Target host = get_host_target();
@@ -59,19 +45,13 @@ std::string target_flags(const Target &t) {
     bool same_isa = true;
     for (int f = 0; f < Target::FeatureEnd; f++) {
         auto feature = Target::Feature(f);
-        if (is_isa_feature(feature) && t.has_feature(feature) != host.has_feature(feature))
+        if (is_x86_isa_feature(feature) && t.has_feature(feature) != host.has_feature(feature))
             same_isa = false;
     }
     if (same_isa) return " -march=native";
-    if (t.arch != Target::X86) return "";
     std::string flags;
-    if (t.has_feature(Target::SSE41)) flags += " -msse4.1";
-    if (t.has_feature(Target::AVX)) flags += " -mavx";
-    if (t.has_feature(Target::AVX2)) flags += " -mavx2";
-    if (t.has_feature(Target::FMA)) flags += " -mfma";
-    if (t.has_feature(Target::F16C)) flags += " -mf16c";
-    if (t.has_feature(Target::AVX512) || t.has_feature(Target::AVX512_Skylake))
-        flags += " -mavx512f -mavx512bw -mavx512dq -mavx512vl";
+    for (const std::string &ext : x86_isa_extensions(t))
+        if (ext != "avx10.1-512") flags += " -m" + ext; // GCC 14 names AVX10 first
     return flags;
 }
 

@@ -1,10 +1,12 @@
 #include "lower/AddImageChecks.h"
 
+#include <set>
 #include <sstream>
 
 #include "analysis/Simplify.h"
 #include "ir/IROperator.h"
 #include "ir/IRPrinter.h"
+#include "ir/IRUtil.h"
 #include "ir/Substitute.h"
 #include "lower/BoundsInference.h"
 #include "lower/LowerUtil.h"
@@ -178,7 +180,8 @@ Expr host_is_null(const LoweredArgument &arg) {
  * pipeline writes the required region (with dense strides) into each such
  * buffer and returns without computing. Sets *is_query to that condition;
  * undefined when there are no buffers. */
-Stmt bounds_query(const std::vector<LoweredArgument> &args, Expr *is_query) {
+Stmt bounds_query(const std::vector<LoweredArgument> &args, const std::set<std::string> &has_region,
+                  Expr *is_query) {
     std::vector<Expr> conditions;
     std::vector<Stmt> answers;
     for (const LoweredArgument &arg : args) {
@@ -187,8 +190,17 @@ Stmt bounds_query(const std::vector<LoweredArgument> &args, Expr *is_query) {
         *is_query = is_query->defined() ? Or::make(*is_query, unallocated) : unallocated;
         std::vector<Stmt> dims;
         for (int d = 0; d < arg.dimensions; d++) {
-            Expr min = int_var(required_min_name(arg.name, d));
-            Expr extent = add(sub(int_var(required_max_name(arg.name, d)), min), 1);
+            // The region needed (none for an input only the shape of which
+            // is used), or what the buffer's constraints demand.
+            bool read = has_region.count(arg.name) > 0;
+            Expr min = read ? int_var(required_min_name(arg.name, d)) : make_zero(Int(32));
+            Expr max = read ? int_var(required_max_name(arg.name, d)) : make_const(Int(32), -1);
+            if (arg.param.defined() && arg.param.is_buffer() && d < arg.param.dimensions()) {
+                const BufferConstraint &c = arg.param.constraint(d);
+                if (c.min.defined()) min = as_int32(c.min);
+                if (c.extent.defined()) max = sub(add(min, as_int32(c.extent)), 1);
+            }
+            Expr extent = add(sub(max, min), 1);
             dims.push_back(Evaluate::make(Call::make(
                 Int(32), "loom_bounds_query_set_dim",
                 {user_context_var(), buffer_handle(arg), make_const(Int(32), d), min, extent},
@@ -247,6 +259,19 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
         for (int v = 0; v < f.outputs(); v++) blame[buffer_name(f, v)] = f.name();
     }
 
+    // Buffers whose region bounds inference found: all but the inputs of
+    // which the pipeline uses only the shape (in.width()).
+    std::set<std::string> has_region;
+    for (const LoweredArgument &arg : args)
+        if (arg.kind == LoweredArgument::OutputBuffer) has_region.insert(arg.name);
+    visit_all(s, [&](const IRNode *n) {
+        if (n->node_type != IRNodeType::LetStmt) return;
+        for (const LoweredArgument &arg : args)
+            if (arg.is_buffer() && (arg.dimensions == 0 || static_cast<const LetStmt *>(n)->name ==
+                                                               required_min_name(arg.name, 0)))
+                has_region.insert(arg.name);
+    });
+
     std::vector<Stmt> shape_checks, inner_checks;
     for (const Function &f : checks ? outputs : std::vector<Function>()) {
         for (const LoweredArgument &arg : args) {
@@ -259,7 +284,7 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
         add_param_range_checks(arg, inner_checks);
         add_constraint_checks(arg, inner_checks);
 
-        if (arg.is_buffer()) {
+        if (arg.is_buffer() && has_region.count(arg.name)) {
             // Inputs must cover what the pipeline reads; outputs what its loops
             // write, which split tails may make larger than the output.
             auto blamed = blame.find(arg.name);
@@ -272,7 +297,7 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
         }
     }
     Expr is_query;
-    Stmt query_answer = query ? bounds_query(args, &is_query) : Stmt();
+    Stmt query_answer = query ? bounds_query(args, has_region, &is_query) : Stmt();
     std::vector<const LetStmt *> lets;
     Stmt body = inner_checks.empty() && !is_query.defined()
                     ? s

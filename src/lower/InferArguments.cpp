@@ -108,6 +108,12 @@ std::vector<LoweredArgument> infer_arguments(const Stmt &s, const std::vector<Fu
     std::vector<std::string> order;
     for (const Argument &a : listed) order.push_back(a.name);
     std::vector<LoweredArgument> inputs;
+    auto is_output_parameter = [&](const Parameter &p) {
+        for (const Function &f : outputs)
+            for (const Parameter &q : f.output_buffers())
+                if (q.same_as(p)) return true;
+        return false;
+    };
     auto add_input = [&](const LoweredArgument &a) {
         for (const LoweredArgument &seen : inputs) {
             if (seen.name == a.name) {
@@ -117,7 +123,7 @@ std::vector<LoweredArgument> infer_arguments(const Stmt &s, const std::vector<Fu
         }
         inputs.push_back(a);
     };
-    visit_all(s, [&](const IRNode *node) {
+    auto visit = [&](const IRNode *node) {
         if (node->node_type == IRNodeType::Call) {
             const auto *call = static_cast<const Call *>(node);
             if (call->call_type != Call::Image) return;
@@ -125,7 +131,16 @@ std::vector<LoweredArgument> infer_arguments(const Stmt &s, const std::vector<Fu
                                    call->image));
         } else if (node->node_type == IRNodeType::Variable) {
             const auto *var = static_cast<const Variable *>(node);
-            if (!var->param.defined() || var->param.is_buffer()) return;
+            if (!var->param.defined()) return;
+            if (var->param.is_buffer()) {
+                // A field of an ImageParam (in.width(), in.dim(1).min()) used
+                // where the pipeline reads none of its elements still makes
+                // it an argument; an output's own fields are not inputs.
+                const Parameter &p = var->param;
+                if (!is_output_parameter(p))
+                    add_input(input_buffer(p.name(), p.type(), p.dimensions(), p, Buffer<>()));
+                return;
+            }
             LoweredArgument a;
             a.name = var->name;
             a.kind = LoweredArgument::InputScalar;
@@ -133,7 +148,29 @@ std::vector<LoweredArgument> infer_arguments(const Stmt &s, const std::vector<Fu
             a.param = var->param;
             add_input(a);
         }
-    });
+    };
+    visit_all(s, visit);
+    // The checks lowering adds read the constraints of buffer arguments and
+    // the ranges of scalar ones: what those use is an argument too.
+    auto visit_constraints = [&](const Parameter &p) {
+        if (!p.defined()) return;
+        if (p.is_buffer()) {
+            for (int d = 0; d < p.dimensions(); d++) {
+                const BufferConstraint &c = p.constraint(d);
+                for (const Expr &e : {c.min, c.extent, c.stride})
+                    if (e.defined()) visit_all(e, visit);
+            }
+        } else {
+            if (p.min_value().defined()) visit_all(p.min_value(), visit);
+            if (p.max_value().defined()) visit_all(p.max_value(), visit);
+        }
+    };
+    for (const Function &f : outputs)
+        for (const Parameter &p : f.output_buffers()) visit_constraints(p);
+    for (size_t i = 0; i < inputs.size(); i++) { // inputs may grow meanwhile
+        Parameter p = inputs[i].param;
+        visit_constraints(p);
+    }
 
     if (!order.empty()) {
         auto rank = [&](const LoweredArgument &a) {

@@ -10,6 +10,7 @@
 #include "lower/CanonicalGPUNames.h"
 #include "lower/CheckVectorExtents.h"
 #include "lower/EmbedDeviceSource.h"
+#include "lower/EmulateFloat16Math.h"
 #include "lower/FindEnvironment.h"
 #include "lower/FuseGPUThreadLoops.h"
 #include "lower/GroupInvariantIndexTerms.h"
@@ -94,6 +95,9 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
 
     s = vectorize_loops(s);
     log_pass("vectorize_loops", s);
+
+    s = emulate_float16_math(s);
+    log_pass("emulate_float16_math", s);
 
     s = unpack_buffers(s, args);
     log_pass("unpack_buffers", s);

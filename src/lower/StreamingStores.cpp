@@ -20,12 +20,7 @@ namespace Internal {
 
 int streaming_store_max_vector_bytes(const Target &target) {
     if (target.has_feature(Target::NoStreamingStores)) return 0;
-    if (target.arch == Target::X86) {
-        if (target.has_feature(Target::AVX512) || target.has_feature(Target::AVX512_Skylake))
-            return 64;
-        if (target.has_feature(Target::AVX) || target.has_feature(Target::AVX2)) return 32;
-        return 16;
-    }
+    if (target.arch == Target::X86) return target.natural_vector_size(UInt(8));
     if (target.arch == Target::ARM && target.bits == 64) return 16;
     return 0;
 }

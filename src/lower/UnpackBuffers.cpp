@@ -37,19 +37,22 @@ Stmt unpack_buffers(const Stmt &s, const std::vector<LoweredArgument> &args) {
             // The let below still reads the real stride, for the check.
             body = substitute(arg.name + ".stride.0", as_int32(stride0), body);
         }
-        // Constant mins and strides the user promised (set_min, set_stride)
-        // are known to the code too, as in Halide: index arithmetic folds,
-        // and the GPU printers can prove vector accesses aligned. The lets
-        // keep the real values for the constraint checks.
+        // As in Halide, the code uses the constrained mins and extents and
+        // the constant strides the user promised (set_min, set_extent,
+        // set_stride), which the checks guarantee: bounds depending on them
+        // are known, index arithmetic folds, and the GPU printers can prove
+        // vector accesses aligned. The lets keep the real values for the
+        // constraint checks.
         if (arg.param.defined() && arg.param.is_buffer()) {
             for (int d = 0; d < arg.dimensions && d < arg.param.dimensions(); d++) {
                 const BufferConstraint &c = arg.param.constraint(d);
-                const std::string prefix = arg.name + ".";
-                if (c.min.defined() && is_const(c.min))
-                    body = substitute(prefix + "min." + std::to_string(d), as_int32(c.min), body);
+                const std::string dim = "." + std::to_string(d);
+                if (c.min.defined())
+                    body = substitute(arg.name + ".min" + dim, as_int32(c.min), body);
+                if (c.extent.defined())
+                    body = substitute(arg.name + ".extent" + dim, as_int32(c.extent), body);
                 if (d > 0 && c.stride.defined() && is_const(c.stride))
-                    body = substitute(prefix + "stride." + std::to_string(d), as_int32(c.stride),
-                                      body);
+                    body = substitute(arg.name + ".stride" + dim, as_int32(c.stride), body);
             }
         }
         Expr handle = buffer_handle(arg);

@@ -90,6 +90,17 @@ CropRecord *crop_of(CudaState &s, const loom_buffer_t *b) {
     return it != s.crops.end() && it->second.pointer == ptr_of(b) ? &it->second : nullptr;
 }
 
+// The crop record of b, or of a crop with b's device pointer: a copy of a
+// loom_buffer_t shares its crop (Runtime::Buffer copies and views share
+// device memory). For lookups only: a crop is released through the
+// loom_buffer_t that made it.
+const CropRecord *crop_sharing_pointer(CudaState &s, const loom_buffer_t *b) {
+    if (const CropRecord *crop = crop_of(s, b)) return crop;
+    for (const auto &entry : s.crops)
+        if (entry.second.pointer == ptr_of(b)) return &entry.second;
+    return nullptr;
+}
+
 // The live allocation (owned or wrapped) b's device pointer is, if any.
 Allocation *allocation_of(CudaState &s, const loom_buffer_t *b) {
     auto it = s.allocations.find(ptr_of(b));
@@ -177,7 +188,7 @@ int crop_locked(void *uc, CudaState &s, const loom_buffer_t *src, loom_buffer_t 
         return device_error(uc, "CUDA: " + what + ": the destination " + describe_buffer(dst) +
                                     " already has device memory");
     CropRecord record;
-    if (const CropRecord *crop = crop_of(s, src)) {
+    if (const CropRecord *crop = crop_sharing_pointer(s, src)) {
         record = *crop;
     } else if (const Allocation *a = allocation_of(s, src)) {
         record.owner = a->owner;
@@ -296,7 +307,7 @@ int device_ptr_of(void *uc, CudaState &s, const CallScope &call, const loom_buff
             uc, "CUDA: " + what + ", " + describe_buffer(b) + ", has device memory of " +
                     (b->device_interface ? b->device_interface->name : "no API") + ", not CUDA");
     const ContextState *owner = nullptr;
-    if (const CropRecord *crop = crop_of(s, b))
+    if (const CropRecord *crop = crop_sharing_pointer(s, b))
         owner = crop->owner;
     else if (const Allocation *a = allocation_of(s, b))
         owner = a->owner;

@@ -4,7 +4,12 @@
 
 #include "RuntimeFunctions.h"
 
-extern "C" void loom_print(void *, const char *message) {
+extern "C" void loom_print(void *user_context, const char *message) {
+    auto *context = static_cast<loom_call_context_t *>(user_context);
+    if (context && context->print_handler) {
+        context->print_handler(context, message ? message : "");
+        return;
+    }
     // One fputs per line so lines from parallel loops do not interleave.
     std::fprintf(stderr, "%s\n", message ? message : "");
 }

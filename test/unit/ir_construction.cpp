@@ -193,11 +193,11 @@ TEST_CASE("types: names, limits and representability", "[ir]") {
     CHECK_FALSE(Float(32).can_represent(INT64_MAX));
     CHECK_FALSE(Float(64).can_represent(UINT64_MAX));
     CHECK_FALSE(UInt(64).can_represent(18446744073709551616.0));
-    // Every value of the receiving type fits in the argument type.
-    CHECK(UInt(8).can_represent(Int(16)));
-    CHECK_FALSE(Int(16).can_represent(UInt(8)));
-    CHECK(Int(16).can_represent(Float(32)));
-    CHECK_FALSE(Int(32).can_represent(Float(32)));
+    // Every value of the argument type is a value of the receiving type (Halide's sense).
+    CHECK(Int(16).can_represent(UInt(8)));
+    CHECK_FALSE(UInt(8).can_represent(Int(16)));
+    CHECK(Float(32).can_represent(Int(16)));
+    CHECK_FALSE(Float(32).can_represent(Int(32)));
 }
 
 TEST_CASE("constant helpers", "[ir]") {

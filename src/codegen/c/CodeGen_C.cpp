@@ -164,6 +164,10 @@ std::string CodeGen_C::c_type(Type t) const {
             return "double";
         }
         break;
+    case Type::BFloat:
+        // Brain floats are bits here: lowering computes with them in float
+        // (EmulateFloat16Math).
+        return "uint16_t";
     case Type::Handle:
         return "void *";
     }

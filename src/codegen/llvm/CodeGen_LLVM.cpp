@@ -54,6 +54,11 @@ llvm::Type *CodeGen_LLVM::llvm_type_of(Type t) const {
                  : t.bits == 64 ? f64_t
                                 : nullptr;
         break;
+    case Type::BFloat:
+        // Brain floats are bits here: lowering computes with them in float
+        // (EmulateFloat16Math).
+        scalar = llvm::Type::getInt16Ty(context);
+        break;
     case Type::Handle:
         scalar = ptr_t;
         break;

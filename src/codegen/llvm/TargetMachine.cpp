@@ -11,6 +11,7 @@
 #include <llvm/TargetParser/Triple.h>
 
 #include "codegen/llvm/CodeGen_LLVM.h"
+#include "frontend/TargetFeatures.h"
 #include "ir/Error.h"
 
 namespace loom {
@@ -54,34 +55,25 @@ void initialize_all_targets() {
     });
 }
 
-const Target::Feature isa_features[] = {Target::SSE41,         Target::AVX,  Target::AVX2,
-                                        Target::FMA,           Target::F16C, Target::AVX512,
-                                        Target::AVX512_Skylake};
-
 // Does t describe exactly the machine we run on (ignoring non-ISA features)?
 bool is_host(const Target &t) {
     Target host = get_host_target();
     if (t.arch != host.arch || t.bits != host.bits || t.os != host.os) return false;
-    for (Target::Feature f : isa_features)
-        if (t.has_feature(f) != host.has_feature(f)) return false;
+    for (int f = 0; f < Target::FeatureEnd; f++)
+        if (is_x86_isa_feature(Target::Feature(f)) &&
+            t.has_feature(Target::Feature(f)) != host.has_feature(Target::Feature(f)))
+            return false;
     return true;
 }
 
 std::string feature_string(const Target &t) {
     std::string s;
-    auto add = [&](const char *f) {
+    auto add = [&](const std::string &f) {
         if (!s.empty()) s += ",";
         s += f;
     };
     if (t.arch == Target::X86) {
-        if (t.has_feature(Target::SSE41)) add("+sse4.1");
-        if (t.has_feature(Target::AVX)) add("+avx");
-        if (t.has_feature(Target::AVX2)) add("+avx2");
-        if (t.has_feature(Target::FMA)) add("+fma");
-        if (t.has_feature(Target::F16C)) add("+f16c");
-        if (t.has_feature(Target::AVX512) || t.has_feature(Target::AVX512_Skylake)) {
-            add("+avx512f,+avx512cd,+avx512bw,+avx512dq,+avx512vl");
-        }
+        for (const std::string &ext : x86_isa_extensions(t)) add("+" + ext);
     } else if (t.arch == Target::ARM && t.bits == 64) {
         add("+neon");
     }

@@ -65,7 +65,7 @@ int64_t opencl_programs() {
 
 // Collects the messages of one call.
 struct Messages {
-    loom_call_context_t context{handler, this};
+    loom_call_context_t context{handler, this, nullptr};
     std::string text;
     static void handler(loom_call_context_t *c, const char *message) {
         static_cast<Messages *>(c->user_data)->text += message;
@@ -81,15 +81,24 @@ int run_opencl() {
             if (out.copy_to_host() != 0) return 1;
             if (!check_blur("gpu_blur", in, out)) return 1;
         }
-        // Copying a device-dirty Buffer brings its data back first; the copy
-        // shares the host memory only.
+        // A copy shares the host and the device memory (as in Halide) and is
+        // device-dirty too; copy() is a deep host copy of the device's data.
         out.fill(0.0f);
         out.set_host_dirty();
         if (int r = gpu_blur(in, out)) return std::printf("gpu_blur failed: %d\n", r), 1;
-        Image snapshot = out;
-        if (out.device_dirty() || snapshot.has_device_allocation() || !out.has_device_allocation())
-            return std::printf("copying a device-dirty Buffer: wrong device state\n"), 1;
-        if (!check_blur("a copy of gpu_blur's result", in, snapshot)) return 1;
+        const int64_t live = loom_device_live_allocations();
+        Image shared = out;
+        if (!shared.device_dirty() || shared.raw_buffer()->device != out.raw_buffer()->device)
+            return std::printf("a copy of a device-dirty Buffer: wrong device state\n"), 1;
+        Image snapshot = out.copy();
+        if (out.device_dirty() || snapshot.has_device_allocation())
+            return std::printf("copy() of a device-dirty Buffer: wrong device state\n"), 1;
+        if (!check_blur("copy() of gpu_blur's result", in, snapshot)) return 1;
+        if (shared.copy_to_host() != 0 || !check_blur("a copy of gpu_blur's result", in, shared))
+            return 1;
+        out = Image(); // the copy keeps the device memory
+        if (loom_device_live_allocations() != live || !shared.has_device_allocation())
+            return std::printf("the last copy did not keep the device memory\n"), 1;
         if (opencl_programs() != 1)
             return std::printf("expected 1 OpenCL program, got %lld\n",
                                (long long)opencl_programs()),
