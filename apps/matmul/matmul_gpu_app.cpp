@@ -19,12 +19,13 @@
 using Matrix = loom::Runtime::Buffer<float, 2>;
 
 int main(int argc, char **argv) {
-    // M x K times K x N; M and N not multiples of the 32x32 tiles, K not of
+    // M x K times K x N; M and N not multiples of the 64x128 tiles, K not of
     // the 16-wide slices.
     int M = 203, K = 77, N = 101;
     if (argc > 3) M = std::atoi(argv[1]), K = std::atoi(argv[2]), N = std::atoi(argv[3]);
-    if (M < 32 || N < 32 || K < 1) {
-        std::printf("matmul_gpu_app: M and N must be at least 32 (one tile), K at least 1\n");
+    if (M < 128 || N < 64 || K < 1) {
+        std::printf("matmul_gpu_app: the output (N x M) must be at least 64x128 (one tile), K at "
+                    "least 1\n");
         return 2;
     }
     Matrix a = loom_apps::random_matrix<Matrix>(K, M, 1),

@@ -58,6 +58,20 @@ public:
               typename = std::enable_if_t<(std::is_convertible_v<Args, Expr> && ...)>>
     RDom(const Expr &min, const Expr &extent, const Args &...rest)
         : RDom(pairs(std::vector<Expr>{min, extent, Expr(rest)...})) {}
+    /** Halide's named forms: RDom(min, extent, name), and likewise with 2,
+     * 3 or 4 (min, extent) pairs before the name. */
+    RDom(const Expr &min, const Expr &extent, const std::string &name)
+        : RDom({{min, extent}}, name) {}
+    RDom(const Expr &min0, const Expr &extent0, const Expr &min1, const Expr &extent1,
+         const std::string &name)
+        : RDom({{min0, extent0}, {min1, extent1}}, name) {}
+    RDom(const Expr &min0, const Expr &extent0, const Expr &min1, const Expr &extent1,
+         const Expr &min2, const Expr &extent2, const std::string &name)
+        : RDom({{min0, extent0}, {min1, extent1}, {min2, extent2}}, name) {}
+    RDom(const Expr &min0, const Expr &extent0, const Expr &min1, const Expr &extent1,
+         const Expr &min2, const Expr &extent2, const Expr &min3, const Expr &extent3,
+         const std::string &name)
+        : RDom({{min0, extent0}, {min1, extent1}, {min2, extent2}, {min3, extent3}}, name) {}
     /** A domain over every coordinate of a buffer. */
     template <typename T, int D> explicit RDom(const Buffer<T, D> &b) : RDom(Buffer<>(b)) {}
     explicit RDom(const Buffer<> &b);

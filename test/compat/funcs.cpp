@@ -223,3 +223,44 @@ TEST_CASE("compat funcs: compile_to_* takes a Target with or without a function 
     p.compile_to_object(pobj.path, {in, k}, t);
     CHECK(std::ifstream(pobj.path).good());
 }
+
+TEST_CASE("compat funcs: RDom(min, extent, name) and its multi-dimensional forms",
+          "[compat][funcs]") {
+    RDom r1(2, 5, "r1");
+    RDom r2(0, 3, 1, 4, "r2");
+    RDom r3(0, 2, 0, 3, 1, 2, "r3");
+    RDom r4(0, 2, 0, 2, 0, 2, 1, 3, "r4");
+    CHECK(r1.dimensions() == 1);
+    CHECK(r2.dimensions() == 2);
+    CHECK(r3.dimensions() == 3);
+    CHECK(r4.dimensions() == 4);
+    CHECK(r1.x.name() == "r1$x");
+    CHECK(r2.y.name() == "r2$y");
+    Var x("x");
+    Func s1("rdom_named_1"), s2("rdom_named_2"), s3("rdom_named_3"), s4("rdom_named_4");
+    s1(x) = 0;
+    s1(x) += r1 * (x + 1);
+    s2(x) = 0;
+    s2(x) += r2.x * r2.y + x;
+    s3(x) = 0;
+    s3(x) += r3.x + r3.y * r3.z;
+    s4(x) = 0;
+    s4(x) += r4.x + r4.y + r4.z * r4.w;
+    int e1 = 0, e2 = 0, e3 = 0, e4 = 0;
+    for (int i = 2; i < 7; i++) e1 += i * 2; // x = 1
+    for (int b = 1; b < 5; b++)
+        for (int a = 0; a < 3; a++) e2 += a * b + 1;
+    for (int c = 1; c < 3; c++)
+        for (int b = 0; b < 3; b++)
+            for (int a = 0; a < 2; a++) e3 += a + b * c;
+    for (int d = 1; d < 4; d++)
+        for (int c = 0; c < 2; c++)
+            for (int b = 0; b < 2; b++)
+                for (int a = 0; a < 2; a++) e4 += a + b + c * d;
+    Buffer<int> o1 = s1.realize({2}), o2 = s2.realize({2}), o3 = s3.realize({1}),
+                o4 = s4.realize({1});
+    CHECK(o1(1) == e1);
+    CHECK(o2(1) == e2);
+    CHECK(o3(0) == e3);
+    CHECK(o4(0) == e4);
+}
