@@ -14,8 +14,24 @@
 namespace loom {
 
 struct Target {
-    enum OS { OSUnknown, Linux, OSX, Windows, NoOS };
-    enum Arch { ArchUnknown, X86, ARM, RISCV };
+    /** Android, IOS, QuRT, Fuchsia and WebAssemblyRuntime (Halide's other
+     * systems) parse and are kept in the string, but Loom cannot generate
+     * code for them (see can_generate_code()). */
+    enum OS {
+        OSUnknown,
+        Linux,
+        OSX,
+        Windows,
+        NoOS,
+        Android,
+        IOS,
+        QuRT,
+        Fuchsia,
+        WebAssemblyRuntime
+    };
+    /** Hexagon, POWERPC and WebAssembly (Halide's other architectures) parse
+     * and are kept in the string, but Loom cannot generate code for them. */
+    enum Arch { ArchUnknown, X86, ARM, RISCV, Hexagon, POWERPC, WebAssembly };
     enum Feature {
         SSE41,
         AVX,
@@ -194,6 +210,15 @@ struct Target {
      * (features without effect, the tune_ processor, vector_bits_): empty
      * when everything in it acts. The generator driver prints these. */
     std::vector<std::string> validate() const;
+    /** Can Loom generate code for this target's architecture and operating
+     * system? False for Halide's architectures and systems that Loom only
+     * accepts (hexagon, powerpc, wasm; android, ios, qurt, fuchsia,
+     * wasmrt): compiling for one is a CompileError naming the target. */
+    bool can_generate_code() const;
+    /** The words of this target that make can_generate_code() false (e.g.
+     * {"hexagon", "qurt"}); validate() lists them first, and the generator
+     * driver notes them as "accepted but Loom cannot generate code for it". */
+    std::vector<std::string> words_without_code_generation() const;
 
     /** Can code for this target use values of type t? (Everything on CPUs;
      * float64 on OpenCL needs cl_doubles.) */
