@@ -29,9 +29,10 @@ struct Target {
         Fuchsia,
         WebAssemblyRuntime
     };
-    /** Hexagon, POWERPC and WebAssembly (Halide's other architectures) parse
-     * and are kept in the string, but Loom cannot generate code for them. */
-    enum Arch { ArchUnknown, X86, ARM, RISCV, Hexagon, POWERPC, WebAssembly };
+    /** Hexagon, POWERPC, WebAssembly and MIPS (Halide's other architectures;
+     * Halide 14 still has MIPS) parse and are kept in the string, but Loom
+     * cannot generate code for them. */
+    enum Arch { ArchUnknown, X86, ARM, RISCV, Hexagon, POWERPC, WebAssembly, MIPS };
     enum Feature {
         SSE41,
         AVX,
@@ -206,9 +207,11 @@ struct Target {
      * when name is no feature). */
     static std::string feature_to_name(Feature f);
     static bool feature_from_name(const std::string &name, Feature *f);
-    /** What of this target Loom accepts but ignores, one entry per word
-     * (features without effect, the tune_ processor, vector_bits_): empty
-     * when everything in it acts. The generator driver prints these. */
+    /** What of this target Loom accepts but ignores, one entry per word:
+     * first the architecture and OS words it cannot generate code for (see
+     * words_without_code_generation), then the tune_ processor, the
+     * features without effect and vector_bits_; empty when everything in it
+     * acts. The generator driver prints these. */
     std::vector<std::string> validate() const;
     /** Can Loom generate code for this target's architecture and operating
      * system? False for Halide's architectures and systems that Loom only

@@ -21,7 +21,8 @@ struct Word {
 
 const Word arch_words[] = {{"x86", Target::X86},         {"arm", Target::ARM},
                            {"riscv", Target::RISCV},     {"hexagon", Target::Hexagon},
-                           {"powerpc", Target::POWERPC}, {"wasm", Target::WebAssembly}};
+                           {"powerpc", Target::POWERPC}, {"wasm", Target::WebAssembly},
+                           {"mips", Target::MIPS}};
 const Word os_words[] = {
     {"linux", Target::Linux}, {"osx", Target::OSX},         {"windows", Target::Windows},
     {"noos", Target::NoOS},   {"android", Target::Android}, {"ios", Target::IOS},
@@ -531,6 +532,9 @@ std::string Target::llvm_triple() const {
     case WebAssembly:
         cpu = bits == 32 ? "wasm32" : "wasm64";
         break;
+    case MIPS:
+        cpu = bits == 32 ? "mipsel" : "mips64el";
+        break;
     default:
         cpu = "unknown";
         break;
@@ -642,6 +646,8 @@ Target get_host_target() {
     t.arch = Target::POWERPC;
 #elif defined(__wasm__)
     t.arch = Target::WebAssembly;
+#elif defined(__mips__)
+    t.arch = Target::MIPS;
 #endif
     return t;
 }

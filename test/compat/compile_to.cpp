@@ -172,6 +172,22 @@ TEST_CASE("compat compile_to: multitarget object files and static library link a
 
     ScratchDir dir("multitarget");
     Scale p;
+    // Each variant adds its own tag, so the client sees which one ran.
+    p.out = Func("scaled");
+    p.out(p.x, p.y) = p.in(p.x, p.y) * p.scale + p.y +
+                      select(target_has_feature(Target::AVX512_Skylake), 1000,
+                             target_has_feature(Target::AVX2), 100, 0);
+    p.out.vectorize(p.x, 8);
+    auto cpu = [](std::initializer_list<const char *> names) {
+        for (const char *n : names)
+            if (!loom_can_use_cpu_features(n)) return false;
+        return true;
+    };
+    int expected_tag = cpu({"sse4.1", "avx", "avx2", "fma", "f16c", "avx512f", "avx512cd",
+                            "avx512bw", "avx512dq", "avx512vl"})
+                           ? 1000
+                       : cpu({"sse4.1", "avx", "avx2", "fma"}) ? 100
+                                                               : 0;
     // Most specialized first; the last is the fallback every x86-64 CPU runs.
     std::vector<Target> targets = {Target("x86-64-linux-avx512_skylake"),
                                    Target("x86-64-linux-sse41-avx-avx2-fma"),
@@ -209,7 +225,7 @@ int main() {
         if (scaled(in.raw_buffer(), 3 + call, out.raw_buffer()) != 0) return 2;
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++)
-                if (out(x, y) != in(x, y) * (3 + call) + y) {
+                if (out(x, y) != in(x, y) * (3 + call) + y + TAG) {
                     std::printf("wrong at %d %d: %d\n", x, y, out(x, y));
                     return 1;
                 }
@@ -224,7 +240,8 @@ int main() {
         std::string exe = dir.file("client_" + std::to_string(std::hash<std::string>()(inputs)));
         std::string out = dir.file("client.log");
         std::string cmd = std::string("'") + LOOM_TEST_CXX + "' -std=c++17 -O1 -o '" + exe + "' '" +
-                          dir.file("client.cpp") + "' -DHEADER='\"" + header + "\"' -I'" +
+                          dir.file("client.cpp") + "' -DHEADER='\"" + header +
+                          "\"' -DTAG=" + std::to_string(expected_tag) + " -I'" +
                           LOOM_TEST_INCLUDE_DIR + "' " + inputs + " '" + LOOM_TEST_RUNTIME_LIB +
                           "' -lpthread -ldl > '" + out + "' 2>&1 && '" + exe + "' > '" + out +
                           "' 2>&1";
@@ -232,14 +249,22 @@ int main() {
         *log = cmd + "\n" + read_bytes(out);
         return rc;
     };
-    std::string log;
     std::string objects = "'" + prefix + "_wrapper.o'";
     for (const std::string &s : suffixes) objects += " '" + prefix + "-" + s + ".o'";
-    INFO(log);
-    CHECK(build_and_run(objects, prefix + ".h", &log) == 0);
-    CHECK_THAT(log, Contains("scaled x86-64-linux"));
-    CHECK(build_and_run("'" + dir.file("mtlib.a") + "'", dir.file("mtlib.h"), &log) == 0);
-    CHECK_THAT(log, Contains("scaled x86-64-linux"));
+    {
+        std::string log;
+        int rc = build_and_run(objects, prefix + ".h", &log);
+        INFO(log);
+        CHECK(rc == 0);
+        CHECK_THAT(log, Contains("scaled x86-64-linux"));
+    }
+    {
+        std::string log;
+        int rc = build_and_run("'" + dir.file("mtlib.a") + "'", dir.file("mtlib.h"), &log);
+        INFO(log);
+        CHECK(rc == 0);
+        CHECK_THAT(log, Contains("scaled x86-64-linux"));
+    }
 }
 
 TEST_CASE("compat compile_to: multitarget errors name what is wrong", "[compat][compile_to]") {

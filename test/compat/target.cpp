@@ -363,6 +363,7 @@ TEST_CASE("compat target: Halide's other architectures and systems parse and rou
          Target::WebAssemblyRuntime,
          {"wasm", "wasmrt"}},
         {"powerpc-64-linux-vsx", Target::POWERPC, 64, Target::Linux, {"powerpc"}},
+        {"mips-32-linux", Target::MIPS, 32, Target::Linux, {"mips"}},
         {"riscv-64-linux-rvv", Target::RISCV, 64, Target::Linux, {}},
     };
     for (const Case &c : cases) {
@@ -401,7 +402,8 @@ TEST_CASE("compat target: compiling for an architecture or OS Loom has no code g
     f(x) = x * 2;
     loom_test::ScratchFile obj("compat_target", "no_codegen.o");
     const char *targets[] = {"hexagon-32-qurt",  "arm-64-android", "wasm-32-wasmrt",
-                             "powerpc-64-linux", "arm-64-ios",     "x86-64-fuchsia"};
+                             "powerpc-64-linux", "arm-64-ios",     "x86-64-fuchsia",
+                             "mips-64-linux"};
     for (const char *s : targets) {
         INFO(s);
         Target t(s);
