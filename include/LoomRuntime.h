@@ -201,6 +201,13 @@ int loom_device_detach_native(void *user_context, loom_buffer_t *buffer);
  * handles not counted): tests check that pipelines free what they allocate. */
 int64_t loom_device_live_allocations(void);
 
+/** Does the running CPU have every instruction-set extension in `features`,
+ * a comma-separated list of LLVM/GCC x86 names ("sse4.1,avx,avx2,fma")?
+ * 1 if so; 0 if not, or if a name is unknown or the CPU is no x86. An empty
+ * list is 1. The wrapper of a multitarget library calls it to pick the
+ * variant its CPU runs. */
+int loom_can_use_cpu_features(const char *features);
+
 /** Description of one argument of a generated entry point (for metadata). */
 typedef enum loom_argument_kind_t {
     loom_argument_kind_input_scalar = 0,

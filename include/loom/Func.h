@@ -4,6 +4,7 @@
 /** \file Func: a pure function over integer coordinates, defined by an Expr
  * (`f(x, y) = x + y;`), realized over a domain or used by other Funcs. */
 
+#include <map>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -215,8 +216,27 @@ public:
                                   const Target &target = get_target_from_environment());
     void compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
                                   const Target &target);
+    void compile_to_conceptual_stmt(const std::string &filename,
+                                    const std::vector<Argument> &args = {},
+                                    StmtOutputFormat format = StmtOutputFormat::Text,
+                                    const Target &target = get_target_from_environment());
     void print_loop_nest();
     // Ahead-of-time outputs: see Pipeline (implemented in src/frontend/FuncAOT.cpp).
+    void compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
+                            const std::string &fn_name = "",
+                            const Target &target = get_target_from_environment());
+    void compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
+                            const Target &target);
+    void compile_to(const std::map<OutputFileType, std::string> &output_files,
+                    const std::vector<Argument> &args, const std::string &fn_name,
+                    const Target &target = get_target_from_environment());
+    void compile_to_multitarget_static_library(const std::string &filename_prefix,
+                                               const std::vector<Argument> &args,
+                                               const std::vector<Target> &targets);
+    void compile_to_multitarget_object_files(const std::string &filename_prefix,
+                                             const std::vector<Argument> &args,
+                                             const std::vector<Target> &targets,
+                                             const std::vector<std::string> &suffixes = {});
     void compile_to_static_library(const std::string &filename_prefix,
                                    const std::vector<Argument> &args,
                                    const std::string &fn_name = "",

@@ -3,6 +3,7 @@
 
 /** \file Pipeline: one or more output Funcs compiled and run together. */
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "loom/Callable.h"
 #include "loom/Function.h"
 #include "loom/JITHandlers.h"
+#include "loom/OutputFileType.h"
 #include "loom/Realization.h"
 #include "loom/Target.h"
 
@@ -92,6 +94,13 @@ public:
                                  const std::vector<Argument> &args = {},
                                  StmtOutputFormat format = StmtOutputFormat::Text,
                                  const Target &target = get_target_from_environment());
+    /** Write the lowered statement before device and host lowering: GPU
+     * loops still in place, before kernels are outlined and host<->device
+     * copies are added (Halide's conceptual statement), as text or HTML. */
+    void compile_to_conceptual_stmt(const std::string &filename,
+                                    const std::vector<Argument> &args = {},
+                                    StmtOutputFormat format = StmtOutputFormat::Text,
+                                    const Target &target = get_target_from_environment());
     /** Write the device source of every GPU kernel of the pipeline (OpenCL C
      * for an opencl target): what the runtime compiles, as text. */
     void compile_to_device_source(const std::string &filename,
@@ -141,6 +150,37 @@ public:
                              const Target &target) {
         compile_to_assembly(filename, args, "", target);
     }
+    /** Write the optimized LLVM module of the entry point as LLVM bitcode
+     * (what compile_to_object would turn into machine code). */
+    void compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
+                            const std::string &fn_name = "",
+                            const Target &target = get_target_from_environment());
+    void compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
+                            const Target &target) {
+        compile_to_bitcode(filename, args, "", target);
+    }
+    /** Write several outputs from one lowering: each entry names a kind of
+     * file and its file name (see OutputFileType for the kinds Loom
+     * writes; the others are a CompileError). */
+    void compile_to(const std::map<OutputFileType, std::string> &output_files,
+                    const std::vector<Argument> &args, const std::string &fn_name,
+                    const Target &target = get_target_from_environment());
+    /** One static library (filename_prefix.a) and header holding the
+     * pipeline compiled for every target in targets, with an entry point
+     * that picks, at its first call, the first target whose x86 extensions
+     * the running CPU has; the last target is the fallback and every target
+     * must name the same architecture, bit width and OS. */
+    void compile_to_multitarget_static_library(const std::string &filename_prefix,
+                                               const std::vector<Argument> &args,
+                                               const std::vector<Target> &targets);
+    /** As compile_to_multitarget_static_library, as separate object files:
+     * filename_prefix-<suffix>.o per target (the suffixes default to the
+     * target strings), filename_prefix_wrapper.o with the dispatching entry
+     * points, and filename_prefix.h. */
+    void compile_to_multitarget_object_files(const std::string &filename_prefix,
+                                             const std::vector<Argument> &args,
+                                             const std::vector<Target> &targets,
+                                             const std::vector<std::string> &suffixes = {});
     /** Write portable C source with the same entry points as the object. */
     void compile_to_c(const std::string &filename, const std::vector<Argument> &args,
                       const std::string &fn_name = "",

@@ -14,8 +14,25 @@
 namespace loom {
 
 struct Target {
-    enum OS { OSUnknown, Linux, OSX, Windows, NoOS };
-    enum Arch { ArchUnknown, X86, ARM, RISCV };
+    /** Android, IOS, QuRT, Fuchsia and WebAssemblyRuntime (Halide's other
+     * systems) parse and are kept in the string, but Loom cannot generate
+     * code for them (see can_generate_code()). */
+    enum OS {
+        OSUnknown,
+        Linux,
+        OSX,
+        Windows,
+        NoOS,
+        Android,
+        IOS,
+        QuRT,
+        Fuchsia,
+        WebAssemblyRuntime
+    };
+    /** Hexagon, POWERPC, WebAssembly and MIPS (Halide's other architectures;
+     * Halide 14 still has MIPS) parse and are kept in the string, but Loom
+     * cannot generate code for them. */
+    enum Arch { ArchUnknown, X86, ARM, RISCV, Hexagon, POWERPC, WebAssembly, MIPS };
     enum Feature {
         SSE41,
         AVX,
@@ -190,10 +207,21 @@ struct Target {
      * when name is no feature). */
     static std::string feature_to_name(Feature f);
     static bool feature_from_name(const std::string &name, Feature *f);
-    /** What of this target Loom accepts but ignores, one entry per word
-     * (features without effect, the tune_ processor, vector_bits_): empty
-     * when everything in it acts. The generator driver prints these. */
+    /** What of this target Loom accepts but ignores, one entry per word:
+     * first the architecture and OS words it cannot generate code for (see
+     * words_without_code_generation), then the tune_ processor, the
+     * features without effect and vector_bits_; empty when everything in it
+     * acts. The generator driver prints these. */
     std::vector<std::string> validate() const;
+    /** Can Loom generate code for this target's architecture and operating
+     * system? False for Halide's architectures and systems that Loom only
+     * accepts (hexagon, powerpc, wasm; android, ios, qurt, fuchsia,
+     * wasmrt): compiling for one is a CompileError naming the target. */
+    bool can_generate_code() const;
+    /** The words of this target that make can_generate_code() false (e.g.
+     * {"hexagon", "qurt"}); validate() lists them first, and the generator
+     * driver notes them as "accepted but Loom cannot generate code for it". */
+    std::vector<std::string> words_without_code_generation() const;
 
     /** Can code for this target use values of type t? (Everything on CPUs;
      * float64 on OpenCL needs cl_doubles.) */

@@ -14,7 +14,9 @@
 namespace loom {
 namespace Internal {
 
-enum class MachineCodeKind { Object, Assembly };
+/** What compile_machine_code returns: an object file, the target's
+ * assembly, LLVM bitcode or LLVM assembly (the optimized module). */
+enum class MachineCodeKind { Object, Assembly, Bitcode, LLVMAssembly };
 
 /** The symbols an object for f exports: NAME, NAME_argv, NAME_metadata and
  * NAME_with_context. Everything else it defines is internal. */
@@ -24,6 +26,17 @@ std::vector<std::string> exported_symbols(const LoweredFunc &f);
  * optimize_module), make every symbol but the exported ones internal, and
  * return the object file (ELF for Linux targets) or assembly text. */
 std::string compile_machine_code(const LoweredFunc &f, const Target &t, MachineCodeKind kind);
+
+/** The object file of a multitarget library's dispatching entry points:
+ * f's exported symbols (f.name, _argv, _with_context; _metadata describes
+ * f) each call the same symbol of the variant variant_names[i] for the
+ * first i whose x86 extensions cpu_features[i] (comma-separated, as
+ * loom_can_use_cpu_features takes them) the running CPU has, chosen once at
+ * the first call; the last variant is the fallback. */
+std::string compile_multitarget_wrapper(const LoweredFunc &f,
+                                        const std::vector<std::string> &variant_names,
+                                        const std::vector<std::string> &cpu_features,
+                                        const Target &t);
 
 /** One object file to put into a static library. */
 struct ArchiveMember {

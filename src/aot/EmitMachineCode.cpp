@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
@@ -13,6 +14,7 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include "aot/AOTOutputs.h"
+#include "aot/EmitModule.h"
 #include "codegen/llvm/CodeGen_LLVM.h"
 #include "ir/Error.h"
 
@@ -21,9 +23,26 @@ namespace Internal {
 
 namespace {
 
+// The kind of output, as error messages name it.
+const char *kind_name(MachineCodeKind kind) {
+    switch (kind) {
+    case MachineCodeKind::Object:
+        return "object files";
+    case MachineCodeKind::Assembly:
+        return "assembly";
+    case MachineCodeKind::Bitcode:
+        return "bitcode";
+    case MachineCodeKind::LLVMAssembly:
+        return "LLVM assembly";
+    }
+    return "output";
+}
+
 bool is_exported(const std::vector<std::string> &exported, llvm::StringRef name) {
     return std::find(exported.begin(), exported.end(), name.str()) != exported.end();
 }
+
+} // namespace
 
 // Two generated libraries linked into one program must not clash, so every
 // definition except the entry points becomes internal (declarations of
@@ -39,6 +58,8 @@ void internalize_helpers(llvm::Module &m, const std::vector<std::string> &export
         g.setLinkage(llvm::GlobalValue::InternalLinkage);
     }
 }
+
+namespace {
 
 // The "debug" feature keeps frame pointers everywhere so that debuggers and
 // profilers walk the stack through generated code.
@@ -67,17 +88,25 @@ std::string compile_machine_code(const LoweredFunc &f, const Target &t, MachineC
     if (llvm::verifyModule(*module, &problems_stream))
         internal_error("generated invalid LLVM IR for " << f.name << ":\n" << problems);
     optimize_module(*module, *tm);
+    return emit_module(*module, *tm, kind, t);
+}
 
+std::string emit_module(llvm::Module &module, llvm::TargetMachine &tm, MachineCodeKind kind,
+                        const Target &t) {
     llvm::SmallVector<char, 0> bytes;
     llvm::raw_svector_ostream out(bytes);
-    llvm::legacy::PassManager passes;
-    auto file_type = kind == MachineCodeKind::Object ? llvm::CodeGenFileType::ObjectFile
-                                                     : llvm::CodeGenFileType::AssemblyFile;
-    if (tm->addPassesToEmitFile(passes, out, nullptr, file_type))
-        user_error("LLVM cannot emit "
-                   << (kind == MachineCodeKind::Object ? "object files" : "assembly")
-                   << " for target " << t.to_string());
-    passes.run(*module);
+    if (kind == MachineCodeKind::Bitcode) {
+        llvm::WriteBitcodeToFile(module, out);
+    } else if (kind == MachineCodeKind::LLVMAssembly) {
+        module.print(out, nullptr);
+    } else {
+        llvm::legacy::PassManager passes;
+        auto file_type = kind == MachineCodeKind::Object ? llvm::CodeGenFileType::ObjectFile
+                                                         : llvm::CodeGenFileType::AssemblyFile;
+        if (tm.addPassesToEmitFile(passes, out, nullptr, file_type))
+            user_error("LLVM cannot emit " << kind_name(kind) << " for target " << t.to_string());
+        passes.run(module);
+    }
     return std::string(bytes.data(), bytes.size());
 }
 

@@ -529,6 +529,12 @@ std::string Func::device_source(const std::vector<Argument> &args, const Target 
     return pipeline().device_source(args, target);
 }
 
+void Func::compile_to_conceptual_stmt(const std::string &filename,
+                                      const std::vector<Argument> &args, StmtOutputFormat format,
+                                      const Target &target) {
+    pipeline().compile_to_conceptual_stmt(filename, args, format, target);
+}
+
 void Func::compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
                                     const std::string &fn_name, const Target &target) {
     pipeline().compile_to_llvm_assembly(filename, args, fn_name.empty() ? name() : fn_name, target);

@@ -53,4 +53,33 @@ void Func::compile_to_file(const std::string &filename_prefix, const std::vector
     pipeline().compile_to_file(filename_prefix, args, entry_name(*this, fn_name), target);
 }
 
+void Func::compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
+                              const std::string &fn_name, const Target &target) {
+    pipeline().compile_to_bitcode(filename, args, entry_name(*this, fn_name), target);
+}
+
+void Func::compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
+                              const Target &target) {
+    compile_to_bitcode(filename, args, "", target);
+}
+
+void Func::compile_to(const std::map<OutputFileType, std::string> &output_files,
+                      const std::vector<Argument> &args, const std::string &fn_name,
+                      const Target &target) {
+    pipeline().compile_to(output_files, args, entry_name(*this, fn_name), target);
+}
+
+void Func::compile_to_multitarget_static_library(const std::string &filename_prefix,
+                                                 const std::vector<Argument> &args,
+                                                 const std::vector<Target> &targets) {
+    pipeline().compile_to_multitarget_static_library(filename_prefix, args, targets);
+}
+
+void Func::compile_to_multitarget_object_files(const std::string &filename_prefix,
+                                               const std::vector<Argument> &args,
+                                               const std::vector<Target> &targets,
+                                               const std::vector<std::string> &suffixes) {
+    pipeline().compile_to_multitarget_object_files(filename_prefix, args, targets, suffixes);
+}
+
 } // namespace loom

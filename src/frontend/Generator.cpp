@@ -234,8 +234,11 @@ const std::vector<std::pair<std::string, std::string>> &generator_output_kinds()
         {"assembly", ".s"},
         {"c_source", ".c"},
         {"llvm_assembly", ".ll"},
+        {"bitcode", ".bc"},
         {"stmt", ".stmt"},
         {"stmt_html", ".stmt.html"},
+        {"conceptual_stmt", ".conceptual.stmt"},
+        {"conceptual_stmt_html", ".conceptual.stmt.html"},
         {"device_source", ".cl/.cu (GPU targets)"},
     };
     return kinds;
@@ -273,6 +276,14 @@ void GeneratorBase::emit(const std::string &dir, const std::string &base,
             p.compile_to_c(prefix + ".c", args, function_name, target_);
         } else if (k == "llvm_assembly") {
             p.compile_to_llvm_assembly(prefix + ".ll", args, function_name, target_);
+        } else if (k == "bitcode") {
+            p.compile_to_bitcode(prefix + ".bc", args, function_name, target_);
+        } else if (k == "conceptual_stmt") {
+            p.compile_to_conceptual_stmt(prefix + ".conceptual.stmt", args, StmtOutputFormat::Text,
+                                         target_);
+        } else if (k == "conceptual_stmt_html") {
+            p.compile_to_conceptual_stmt(prefix + ".conceptual.stmt.html", args,
+                                         StmtOutputFormat::HTML, target_);
         } else if (k == "stmt") {
             p.compile_to_lowered_stmt(prefix + ".stmt", args, StmtOutputFormat::Text, target_);
         } else if (k == "stmt_html") {

@@ -36,8 +36,9 @@ const char *usage_text() {
            "  -o  the directory to write into (created if missing)\n"
            "  -e  comma-separated outputs (default static_library):\n"
            "      static_library (.a and .h), h, object (.o), assembly (.s), c_source (.c),\n"
-           "      llvm_assembly (.ll), stmt, stmt_html, device_source (.cl for opencl\n"
-           "      targets, .cu for cuda: the GPU kernels' source)\n"
+           "      llvm_assembly (.ll), bitcode (.bc), stmt, stmt_html, conceptual_stmt,\n"
+           "      conceptual_stmt_html, device_source (.cl for opencl targets, .cu for\n"
+           "      cuda: the GPU kernels' source)\n"
            "  -f  the name of the generated function (default: the generator name)\n"
            "  -n  the base name of the files (default: the function name)\n";
 }
@@ -103,7 +104,15 @@ Options parse_command_line(int argc, char **argv) {
 // Halide target words Loom accepts but does not act on are kept, and named
 // here, so that nobody relies on them by mistake.
 void note_ignored_target_words(const Target &t, std::ostream &err) {
+    std::vector<std::string> no_code = t.words_without_code_generation();
+    if (!no_code.empty()) {
+        err << "note: target " << t.to_string()
+            << ": accepted but Loom cannot generate code for it: ";
+        for (size_t i = 0; i < no_code.size(); i++) err << (i ? ", " : "") << no_code[i];
+        err << "\n";
+    }
     std::vector<std::string> ignored = t.validate();
+    ignored.erase(ignored.begin(), ignored.begin() + no_code.size());
     if (ignored.empty()) return;
     err << "note: target " << t.to_string() << ": accepted but has no effect in Loom: ";
     for (size_t i = 0; i < ignored.size(); i++) err << (i ? ", " : "") << ignored[i];

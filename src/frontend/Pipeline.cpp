@@ -428,6 +428,22 @@ void Pipeline::compile_to_lowered_stmt(const std::string &filename,
     write_file(filename, header + ") {\n" + to_string(body) + "}\n" + kernels_to_string(f.kernels));
 }
 
+void Pipeline::compile_to_conceptual_stmt(const std::string &filename,
+                                          const std::vector<Argument> &args,
+                                          StmtOutputFormat format, const Target &target) {
+    if (!contents) user_error("compile_to_conceptual_stmt of an empty Pipeline");
+    require_defined(contents->outputs);
+    std::string name = contents->outputs[0].name();
+    LoweredFunc f = lower(contents->outputs, name, target, args);
+    if (format == StmtOutputFormat::HTML) {
+        write_file(filename, to_html(f.conceptual_body, name));
+        return;
+    }
+    std::string header = "func " + f.name + "(";
+    for (size_t i = 0; i < f.args.size(); i++) header += (i ? ", " : "") + f.args[i].name;
+    write_file(filename, header + ") {\n" + to_string(f.conceptual_body) + "}\n");
+}
+
 std::string Pipeline::device_source(const std::vector<Argument> &args, const Target &target) {
     if (!contents) user_error("device_source of an empty Pipeline");
     require_defined(contents->outputs);

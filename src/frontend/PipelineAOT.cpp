@@ -4,11 +4,15 @@
 // (LLVM), the C source from src/codegen/c, and GPU pipelines carry their
 // kernels as src/aot/DeviceCode.cpp prepares them.
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
+#include <set>
 
 #include "aot/AOTOutputs.h"
 #include "codegen/c/CodeGen_C.h"
 #include "frontend/DeviceSourceFiles.h"
+#include "frontend/TargetFeatures.h"
 #include "ir/Error.h"
 #include "loom/Func.h"
 #include "loom/Pipeline.h"
@@ -69,7 +73,250 @@ std::string object_file_suffix(const Target &t) {
     return t.os == Target::Windows ? ".obj" : ".o";
 }
 
+// The name of an OutputFileType, for messages.
+const char *output_name(OutputFileType type) {
+    switch (type) {
+    case OutputFileType::assembly:
+        return "assembly";
+    case OutputFileType::bitcode:
+        return "bitcode";
+    case OutputFileType::c_header:
+        return "c_header";
+    case OutputFileType::c_source:
+        return "c_source";
+    case OutputFileType::compiler_log:
+        return "compiler_log";
+    case OutputFileType::conceptual_stmt:
+        return "conceptual_stmt";
+    case OutputFileType::conceptual_stmt_html:
+        return "conceptual_stmt_html";
+    case OutputFileType::cpp_stub:
+        return "cpp_stub";
+    case OutputFileType::device_code:
+        return "device_code";
+    case OutputFileType::featurization:
+        return "featurization";
+    case OutputFileType::function_info_header:
+        return "function_info_header";
+    case OutputFileType::hlpipe:
+        return "hlpipe";
+    case OutputFileType::llvm_assembly:
+        return "llvm_assembly";
+    case OutputFileType::object:
+        return "object";
+    case OutputFileType::python_extension:
+        return "python_extension";
+    case OutputFileType::pytorch_wrapper:
+        return "pytorch_wrapper";
+    case OutputFileType::registration:
+        return "registration";
+    case OutputFileType::schedule:
+        return "schedule";
+    case OutputFileType::static_library:
+        return "static_library";
+    case OutputFileType::stmt:
+        return "stmt";
+    case OutputFileType::stmt_html:
+        return "stmt_html";
+    }
+    return "unknown";
+}
+
+// `suffix` made into the tail of a C identifier ('-' and other characters
+// become '_').
+std::string identifier_tail(const std::string &suffix) {
+    std::string s = suffix;
+    for (char &c : s)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return s;
+}
+
+std::string join_with_commas(const std::vector<std::string> &words) {
+    std::string s;
+    for (const std::string &w : words) s += (s.empty() ? "" : ",") + w;
+    return s;
+}
+
+// The pipeline compiled once per target (objects named after each
+// variant), the dispatching wrapper and the header of a multitarget output.
+struct MultitargetOutput {
+    std::vector<ArchiveMember> variants; // name: the variant's entry point + object suffix
+    std::vector<std::string> suffixes;
+    ArchiveMember wrapper;
+    std::string header;
+};
+
+MultitargetOutput compile_multitarget(const Pipeline &p, const char *what,
+                                      const std::vector<Argument> &args,
+                                      const std::vector<Target> &targets,
+                                      std::vector<std::string> suffixes) {
+    if (!p.defined()) user_error(what << " of an empty Pipeline");
+    if (targets.empty()) user_error(what << " needs at least one target; none was given");
+    if (!suffixes.empty() && suffixes.size() != targets.size())
+        user_error(what << " got " << suffixes.size() << " suffixes for " << targets.size()
+                        << " targets: pass one suffix per target, or none (then the target "
+                           "strings are the suffixes)");
+    const Target &baseline = targets.back();
+    for (const Target &t : targets) {
+        check_can_generate_code(t, what);
+        if (t.arch != baseline.arch || t.bits != baseline.bits || t.os != baseline.os)
+            user_error(what << ": every target must name the same architecture, bit width and "
+                               "OS, but "
+                            << t.to_string() << " differs from the last target "
+                            << baseline.to_string());
+    }
+    if (suffixes.empty())
+        for (const Target &t : targets) suffixes.push_back(t.to_string());
+
+    std::string fn_name = p.outputs()[0].name();
+    MultitargetOutput out;
+    out.suffixes = suffixes;
+    std::vector<std::string> names, features;
+    std::set<std::string> seen;
+    for (size_t i = 0; i < targets.size(); i++) {
+        std::string name = fn_name + "_" + identifier_tail(suffixes[i]);
+        if (!seen.insert(name).second)
+            user_error(what << ": two targets have the suffix \"" << suffixes[i]
+                            << "\" (or one that differs only in punctuation); each target needs "
+                               "its own");
+        LoweredFunc f = lower_for_machine_code(p, what, args, name, targets[i]);
+        out.variants.push_back({name + object_file_suffix(targets[i]),
+                                compile_machine_code(f, targets[i], MachineCodeKind::Object)});
+        names.push_back(name);
+        features.push_back(join_with_commas(x86_isa_extensions(targets[i])));
+    }
+    LoweredFunc f = lower_for_machine_code(p, what, args, fn_name, baseline);
+    out.wrapper = {fn_name + "_wrapper" + object_file_suffix(baseline),
+                   compile_multitarget_wrapper(f, names, features, baseline)};
+    out.header = c_header_text(f, baseline);
+    return out;
+}
+
 } // namespace
+
+void Pipeline::compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
+                                  const std::string &fn_name, const Target &target) {
+    LoweredFunc f = lower_for_machine_code(*this, "compile_to_bitcode", args, fn_name, target);
+    write_file(filename, compile_machine_code(f, target, MachineCodeKind::Bitcode));
+}
+
+void Pipeline::compile_to(const std::map<OutputFileType, std::string> &output_files,
+                          const std::vector<Argument> &args, const std::string &fn_name,
+                          const Target &target) {
+    // Refuse what Loom cannot write before writing anything.
+    for (const auto &[type, filename] : output_files) {
+        switch (type) {
+        case OutputFileType::compiler_log:
+        case OutputFileType::cpp_stub:
+        case OutputFileType::featurization:
+        case OutputFileType::function_info_header:
+        case OutputFileType::hlpipe:
+        case OutputFileType::python_extension:
+        case OutputFileType::pytorch_wrapper:
+        case OutputFileType::registration:
+        case OutputFileType::schedule:
+            user_error("compile_to: Loom cannot write the "
+                       << output_name(type) << " output (" << filename
+                       << "). It writes assembly, bitcode, c_header, c_source, "
+                          "conceptual_stmt, conceptual_stmt_html, device_code, llvm_assembly, "
+                          "object, static_library, stmt and stmt_html.");
+        default:
+            break;
+        }
+        if (filename.empty())
+            user_error("compile_to: the " << output_name(type) << " output has no file name");
+    }
+    // One lowering serves every output made from the entry point's code.
+    LoweredFunc f;
+    bool lowered = false;
+    auto code = [&]() -> const LoweredFunc & {
+        if (!lowered) f = lower_for_machine_code(*this, "compile_to", args, fn_name, target);
+        lowered = true;
+        return f;
+    };
+    for (const auto &[type, filename] : output_files) {
+        switch (type) {
+        case OutputFileType::assembly:
+            write_file(filename, compile_machine_code(code(), target, MachineCodeKind::Assembly));
+            break;
+        case OutputFileType::bitcode:
+            write_file(filename, compile_machine_code(code(), target, MachineCodeKind::Bitcode));
+            break;
+        case OutputFileType::llvm_assembly:
+            write_file(filename,
+                       compile_machine_code(code(), target, MachineCodeKind::LLVMAssembly));
+            break;
+        case OutputFileType::object:
+            write_file(filename, compile_machine_code(code(), target, MachineCodeKind::Object));
+            break;
+        case OutputFileType::static_library:
+            write_static_library(filename,
+                                 {{code().name + object_file_suffix(target),
+                                   compile_machine_code(code(), target, MachineCodeKind::Object)}},
+                                 target);
+            break;
+        case OutputFileType::c_header:
+            write_file(filename, c_header_text(code(), target));
+            break;
+        case OutputFileType::c_source:
+            write_file(filename, codegen_c(code(), target));
+            break;
+        case OutputFileType::stmt:
+        case OutputFileType::stmt_html:
+            compile_to_lowered_stmt(filename, args,
+                                    type == OutputFileType::stmt ? StmtOutputFormat::Text
+                                                                 : StmtOutputFormat::HTML,
+                                    target);
+            break;
+        case OutputFileType::conceptual_stmt:
+        case OutputFileType::conceptual_stmt_html:
+            compile_to_conceptual_stmt(filename, args,
+                                       type == OutputFileType::conceptual_stmt
+                                           ? StmtOutputFormat::Text
+                                           : StmtOutputFormat::HTML,
+                                       target);
+            break;
+        case OutputFileType::device_code:
+            compile_to_device_source(filename, args, target);
+            break;
+        default:
+            internal_error("compile_to: output " << output_name(type) << " was not refused");
+        }
+    }
+}
+
+void Pipeline::compile_to_multitarget_static_library(const std::string &filename_prefix,
+                                                     const std::vector<Argument> &args,
+                                                     const std::vector<Target> &targets) {
+    const char *what = "compile_to_multitarget_static_library";
+    if (targets.size() == 1) {
+        compile_to_static_library(filename_prefix, args, "", targets[0]);
+        return;
+    }
+    MultitargetOutput out = compile_multitarget(*this, what, args, targets, {});
+    std::vector<ArchiveMember> members = out.variants;
+    members.push_back(out.wrapper);
+    write_static_library(filename_prefix + ".a", members, targets.back());
+    write_file(filename_prefix + ".h", out.header);
+}
+
+void Pipeline::compile_to_multitarget_object_files(const std::string &filename_prefix,
+                                                   const std::vector<Argument> &args,
+                                                   const std::vector<Target> &targets,
+                                                   const std::vector<std::string> &suffixes) {
+    const char *what = "compile_to_multitarget_object_files";
+    if (targets.size() == 1 && suffixes.size() <= 1) {
+        compile_to_file(filename_prefix, args, "", targets[0]);
+        return;
+    }
+    MultitargetOutput out = compile_multitarget(*this, what, args, targets, suffixes);
+    for (size_t i = 0; i < out.variants.size(); i++)
+        write_file(filename_prefix + "-" + out.suffixes[i] + object_file_suffix(targets[i]),
+                   out.variants[i].contents);
+    write_file(filename_prefix + "_wrapper" + object_file_suffix(targets.back()),
+               out.wrapper.contents);
+    write_file(filename_prefix + ".h", out.header);
+}
 
 void Pipeline::compile_to_object(const std::string &filename, const std::vector<Argument> &args,
                                  const std::string &fn_name, const Target &target) {

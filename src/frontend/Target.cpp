@@ -19,11 +19,18 @@ struct Word {
     int value;
 };
 
-const Word arch_words[] = {{"x86", Target::X86}, {"arm", Target::ARM}, {"riscv", Target::RISCV}};
-const Word os_words[] = {{"linux", Target::Linux},
-                         {"osx", Target::OSX},
-                         {"windows", Target::Windows},
-                         {"noos", Target::NoOS}};
+const Word arch_words[] = {{"x86", Target::X86},         {"arm", Target::ARM},
+                           {"riscv", Target::RISCV},     {"hexagon", Target::Hexagon},
+                           {"powerpc", Target::POWERPC}, {"wasm", Target::WebAssembly},
+                           {"mips", Target::MIPS}};
+const Word os_words[] = {
+    {"linux", Target::Linux}, {"osx", Target::OSX},         {"windows", Target::Windows},
+    {"noos", Target::NoOS},   {"android", Target::Android}, {"ios", Target::IOS},
+    {"qurt", Target::QuRT},   {"fuchsia", Target::Fuchsia}, {"wasmrt", Target::WebAssemblyRuntime}};
+// What Loom generates code for; the other words above only parse.
+const Target::Arch code_generating_arches[] = {Target::X86, Target::ARM, Target::RISCV};
+const Target::OS code_generating_oses[] = {Target::OSUnknown, Target::Linux, Target::OSX,
+                                           Target::Windows, Target::NoOS};
 const Word bits_words[] = {{"32", 32}, {"64", 64}};
 // Indexed by Target::Feature; to_string() prints features in this order.
 const Word feature_words[] = {
@@ -382,8 +389,24 @@ bool Target::feature_from_name(const std::string &name, Feature *f) {
     return true;
 }
 
+bool Target::can_generate_code() const {
+    return words_without_code_generation().empty();
+}
+
+std::vector<std::string> Target::words_without_code_generation() const {
+    std::vector<std::string> words;
+    if (arch != ArchUnknown &&
+        std::find(std::begin(code_generating_arches), std::end(code_generating_arches), arch) ==
+            std::end(code_generating_arches))
+        words.push_back(name_of(arch_words, arch));
+    if (std::find(std::begin(code_generating_oses), std::end(code_generating_oses), os) ==
+        std::end(code_generating_oses))
+        words.push_back(name_of(os_words, os));
+    return words;
+}
+
 std::vector<std::string> Target::validate() const {
-    std::vector<std::string> ignored;
+    std::vector<std::string> ignored = words_without_code_generation();
     if (!processor_tune.empty()) ignored.push_back(processor_tune);
     std::vector<Feature> sorted = features;
     std::sort(sorted.begin(), sorted.end());
@@ -468,6 +491,20 @@ std::vector<std::string> x86_isa_extensions(const Target &t) {
     return ext;
 }
 
+void check_can_generate_code(const Target &t, const std::string &what) {
+    std::vector<std::string> words = t.words_without_code_generation();
+    if (words.empty()) return;
+    std::ostringstream os;
+    for (size_t i = 0; i < words.size(); i++) os << (i ? " and \"" : "\"") << words[i] << "\"";
+    user_error(
+        "Cannot compile " << what << " for target " << t.to_string()
+                          << ": the target is accepted but Loom cannot generate code for it ("
+                          << os.str() << (words.size() > 1 ? " have" : " has")
+                          << " no code generator). Loom generates code for the "
+                             "architectures x86, arm and riscv on linux, osx, windows, "
+                             "noos or an unnamed OS.");
+}
+
 } // namespace Internal
 
 std::ostream &operator<<(std::ostream &os, const Target &t) {
@@ -486,6 +523,18 @@ std::string Target::llvm_triple() const {
     case RISCV:
         cpu = bits == 32 ? "riscv32" : "riscv64";
         break;
+    case Hexagon:
+        cpu = "hexagon";
+        break;
+    case POWERPC:
+        cpu = bits == 32 ? "powerpc" : "powerpc64le";
+        break;
+    case WebAssembly:
+        cpu = bits == 32 ? "wasm32" : "wasm64";
+        break;
+    case MIPS:
+        cpu = bits == 32 ? "mipsel" : "mips64el";
+        break;
     default:
         cpu = "unknown";
         break;
@@ -501,6 +550,16 @@ std::string Target::llvm_triple() const {
         return cpu + "-pc-windows-msvc";
     case NoOS:
         return cpu + "-unknown-none-elf";
+    case Android:
+        return cpu + (arch == ARM && bits == 32 ? "-linux-androideabi" : "-linux-android");
+    case IOS:
+        return (arch == ARM && bits == 64 ? std::string("arm64") : cpu) + "-apple-ios";
+    case QuRT:
+        return cpu + "-unknown-unknown-elf";
+    case Fuchsia:
+        return cpu + "-unknown-fuchsia";
+    case WebAssemblyRuntime:
+        return cpu + "-unknown-unknown-wasm";
     default:
         return cpu + "-unknown-unknown";
     }
@@ -583,6 +642,12 @@ Target get_host_target() {
     t.arch = Target::ARM;
 #elif defined(__riscv)
     t.arch = Target::RISCV;
+#elif defined(__powerpc__) || defined(__powerpc64__)
+    t.arch = Target::POWERPC;
+#elif defined(__wasm__)
+    t.arch = Target::WebAssembly;
+#elif defined(__mips__)
+    t.arch = Target::MIPS;
 #endif
     return t;
 }

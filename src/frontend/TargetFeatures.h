@@ -20,6 +20,10 @@ bool is_x86_isa_feature(Target::Feature f);
  * ones before it; empty for other architectures. */
 std::vector<std::string> x86_isa_extensions(const Target &t);
 
+/** A CompileError naming `what` (e.g. "pipeline f") and t unless Loom
+ * generates code for t's architecture and OS (Target::can_generate_code). */
+void check_can_generate_code(const Target &t, const std::string &what);
+
 } // namespace Internal
 } // namespace loom
 

@@ -4,6 +4,7 @@
 
 #include "analysis/CSE.h"
 #include "analysis/Simplify.h"
+#include "frontend/TargetFeatures.h"
 #include "ir/IRPrinter.h"
 #include "lower/AddImageChecks.h"
 #include "lower/BoundsInference.h"
@@ -54,6 +55,7 @@ void log_kernels(const char *pass, const std::vector<DeviceKernel> &kernels) {
 
 LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
                   const Target &target, const std::vector<Argument> &listed) {
+    check_can_generate_code(target, "pipeline " + name);
     Environment env = find_environment(outputs);
     std::vector<std::string> realization = realization_order(outputs, env);
 
@@ -120,6 +122,7 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
     // Device lowering: kernels leave the host code here, so the host-only
     // passes below never see device code.
     std::vector<DeviceKernel> kernels;
+    Stmt conceptual_body = s;
     s = canonical_gpu_names(s);
     log_pass("canonical_gpu_names", s);
 
@@ -148,7 +151,8 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
     // Listed arguments the pipeline never reads: no checks, no unpacking.
     std::map<DeviceAPI, std::string> device_sources;
     s = embed_device_source(s, kernels, target, device_sources);
-    return LoweredFunc{name, add_unread_arguments(args, listed), s, {}, kernels, device_sources};
+    return LoweredFunc{
+        name, add_unread_arguments(args, listed), s, {}, kernels, device_sources, conceptual_body};
 }
 
 } // namespace Internal

@@ -56,6 +56,9 @@ struct LoweredFunc {
      * device source of each API holding them, which the launches carry. */
     std::vector<DeviceKernel> kernels;
     std::map<DeviceAPI, std::string> device_sources;
+    /** The body before device and host lowering (GPU loops in place, no
+     * kernels outlined, no copies): compile_to_conceptual_stmt prints it. */
+    Stmt conceptual_body;
 };
 
 } // namespace Internal

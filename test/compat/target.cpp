@@ -332,5 +332,92 @@ TEST_CASE("compat target: the generator driver names the words that have no effe
     CHECK_THAT(err, !Contains("avx2,") && !Contains(": avx2"));
     CHECK(run("x86-64-linux-avx2", &err) == 0);
     CHECK(err.empty());
+    // An architecture or OS without a code generator: named, then refused.
+    CHECK(run("hexagon-32-qurt-hvx_128", &err) != 0);
+    CHECK_THAT(err, Contains("accepted but Loom cannot generate code for it: hexagon, qurt") &&
+                        Contains("accepted but has no effect in Loom: hvx_128") &&
+                        Contains("Cannot compile pipeline"));
     std::filesystem::remove_all(dir.path);
+}
+
+TEST_CASE("compat target: Halide's other architectures and systems parse and round-trip",
+          "[compat][target]") {
+    struct Case {
+        const char *text;
+        Target::Arch arch;
+        int bits;
+        Target::OS os;
+        std::vector<std::string> no_code;
+    };
+    const Case cases[] = {
+        {"arm-64-android", Target::ARM, 64, Target::Android, {"android"}},
+        {"arm-32-android", Target::ARM, 32, Target::Android, {"android"}},
+        {"arm-64-ios", Target::ARM, 64, Target::IOS, {"ios"}},
+        {"hexagon-32-qurt-hvx_128", Target::Hexagon, 32, Target::QuRT, {"hexagon", "qurt"}},
+        {"hexagon-32-noos", Target::Hexagon, 32, Target::NoOS, {"hexagon"}},
+        {"x86-64-fuchsia", Target::X86, 64, Target::Fuchsia, {"fuchsia"}},
+        {"arm-64-fuchsia", Target::ARM, 64, Target::Fuchsia, {"fuchsia"}},
+        {"wasm-32-wasmrt-wasm_simd128",
+         Target::WebAssembly,
+         32,
+         Target::WebAssemblyRuntime,
+         {"wasm", "wasmrt"}},
+        {"powerpc-64-linux-vsx", Target::POWERPC, 64, Target::Linux, {"powerpc"}},
+        {"mips-32-linux", Target::MIPS, 32, Target::Linux, {"mips"}},
+        {"riscv-64-linux-rvv", Target::RISCV, 64, Target::Linux, {}},
+    };
+    for (const Case &c : cases) {
+        INFO(c.text);
+        REQUIRE(Target::validate_target_string(c.text));
+        Target t(c.text);
+        CHECK(t.arch == c.arch);
+        CHECK(t.bits == c.bits);
+        CHECK(t.os == c.os);
+        CHECK(t.to_string() == c.text);
+        CHECK(Target(t.to_string()) == t);
+        CHECK(t.words_without_code_generation() == c.no_code);
+        CHECK(t.can_generate_code() == c.no_code.empty());
+        // validate() names them first, then the features without effect.
+        std::vector<std::string> ignored = t.validate();
+        REQUIRE(ignored.size() >= c.no_code.size());
+        CHECK(std::vector<std::string>(ignored.begin(), ignored.begin() + c.no_code.size()) ==
+              c.no_code);
+    }
+    CHECK(Target("hexagon-32-qurt-hvx_128").validate() ==
+          std::vector<std::string>{"hexagon", "qurt", "hvx_128"});
+    CHECK(Target("arm-64-android").llvm_triple() == "aarch64-linux-android");
+    CHECK(Target("wasm-32-wasmrt").llvm_triple() == "wasm32-unknown-unknown-wasm");
+    CHECK(Target("x86-64-linux").can_generate_code());
+    CHECK_FALSE(Target::validate_target_string("x86-64-linux-android"));
+    CHECK_THROWS_WITH(Target("sparc-64-linux"), Contains("\"sparc\"") && Contains("hexagon") &&
+                                                    Contains("powerpc") && Contains("wasmrt") &&
+                                                    Contains("fuchsia"));
+}
+
+TEST_CASE("compat target: compiling for an architecture or OS Loom has no code generator for "
+          "is an error naming the target",
+          "[compat][target]") {
+    Var x("x");
+    Func f("no_codegen_f");
+    f(x) = x * 2;
+    loom_test::ScratchFile obj("compat_target", "no_codegen.o");
+    const char *targets[] = {"hexagon-32-qurt",  "arm-64-android", "wasm-32-wasmrt",
+                             "powerpc-64-linux", "arm-64-ios",     "x86-64-fuchsia",
+                             "mips-64-linux"};
+    for (const char *s : targets) {
+        INFO(s);
+        Target t(s);
+        std::string word = t.words_without_code_generation()[0];
+        CHECK_THROWS_WITH(
+            f.compile_to_object(obj.path, {}, "no_codegen_f", t),
+            Contains("Cannot compile pipeline no_codegen_f for target " + t.to_string()) &&
+                Contains("\"" + word + "\"") &&
+                Contains("accepted but Loom cannot generate code for it") &&
+                Contains("x86, arm and riscv"));
+        CHECK_THROWS_AS(f.compile_to_c(obj.path, {}, "no_codegen_f", t), CompileError);
+        CHECK_THROWS_AS(f.compile_to_assembly(obj.path, {}, "no_codegen_f", t), CompileError);
+        CHECK_THROWS_AS(f.compile_to_lowered_stmt(obj.path, {}, StmtOutputFormat::Text, t),
+                        CompileError);
+        CHECK_THROWS_AS(f.realize({4}, t), CompileError);
+    }
 }

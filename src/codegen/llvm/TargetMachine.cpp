@@ -83,6 +83,7 @@ std::string feature_string(const Target &t) {
 } // namespace
 
 std::unique_ptr<llvm::TargetMachine> make_target_machine(const Target &t) {
+    check_can_generate_code(t, "LLVM code");
     initialize_native_target();
     bool host = is_host(t);
     std::string triple = host ? llvm::sys::getProcessTriple() : t.llvm_triple();
