@@ -264,7 +264,7 @@ struct DeviceAllocation {
  * its user context). */
 struct ErrorCapture {
     std::string text;
-    loom_call_context_t context{&capture, this, nullptr};
+    loom_call_context_t context{&capture, this, nullptr, nullptr, nullptr, nullptr};
     ErrorCapture() = default;
     ErrorCapture(const ErrorCapture &) = delete;
     ErrorCapture &operator=(const ErrorCapture &) = delete;
@@ -276,6 +276,9 @@ struct ErrorCapture {
 };
 
 } // namespace Internal
+
+/** Halide's name for who releases a Buffer's device handle. */
+using BufferDeviceOwnership = Internal::DeviceOwnership;
 
 /** A view of one dimension of a Buffer; iterating it gives its coordinates:
  * `for (int y : buf.dim(1))`. */
@@ -433,6 +436,13 @@ template <typename T = void, int Dims = AnyDims> class Buffer {
         if (Dims != AnyDims && n != Dims)
             Internal::fail("a Buffer of " + std::to_string(Dims) + " dimensions given " +
                            std::to_string(n));
+    }
+
+    std::string extents_text() const {
+        std::string s = "{";
+        for (size_t i = 0; i < shape.size(); i++)
+            s += (i ? ", " : "") + std::to_string(shape[i].extent);
+        return s + "}";
     }
 
     void check_dim(int d, const char *method) const {
@@ -598,6 +608,28 @@ template <typename T = void, int Dims = AnyDims> class Buffer {
 public:
     using ElemType = T;
     using Dimension = BufferDim;
+
+    /** Whether the element type and the dimension count are fixed at
+     * compile time, and what they are (Halide's names). For Buffer<void>,
+     * static_halide_type() is uint8, as in Halide. */
+    static constexpr bool has_static_halide_type = typed;
+    static constexpr bool has_static_dimensions = Dims != AnyDims;
+    static constexpr loom_type_t static_halide_type() { return Internal::type_of<Elem>(); }
+    static constexpr int static_dimensions() { return Dims; }
+
+    /** Whether `other` can be viewed as this kind of Buffer (same element
+     * type unless this one is Buffer<void>, same dimension count unless
+     * this one has AnyDims); the conversion constructor and as<>() throw
+     * BufferError exactly when this is false. */
+    template <typename T2, int D2> static bool can_convert_from(const Buffer<T2, D2> &other) {
+        if (typed && !Internal::same_type(other.buf.type, Internal::type_of<Elem>())) return false;
+        return Dims == AnyDims || other.dimensions() == Dims;
+    }
+    /** As can_convert_from, throwing BufferError with the reason when it is false. */
+    template <typename T2, int D2>
+    static void assert_can_convert_from(const Buffer<T2, D2> &other) {
+        other.template check_can_view_as<T, Dims>();
+    }
 
     /** An empty buffer (no memory, no dimensions). */
     Buffer() {
@@ -787,6 +819,27 @@ public:
     void reset() { *this = Buffer(); }
 
     bool defined() const { return buf.host != nullptr; }
+    /** A bounds query buffer: a shape with neither host nor device memory
+     * (a pipeline given one fills in the shape it needs instead of running). */
+    bool is_bounds_query() const { return buf.host == nullptr && buf.device == 0; }
+    /** Whether this Buffer allocated its host memory (rather than wrapping
+     * the caller's). */
+    bool owns_host_memory() const { return allocation != nullptr; }
+    /** Throw BufferError when the product of the extents times the element
+     * size does not fit in 63 bits (what Halide's check_overflow asserts). */
+    void check_overflow() const {
+        uint64_t bytes = Internal::bytes_per_element(buf.type);
+        const uint64_t limit = uint64_t(1) << 63;
+        for (const auto &d : shape) {
+            uint64_t e = uint64_t(std::max(d.extent, 0));
+            if (e != 0 && bytes > (limit - 1) / e)
+                Internal::fail("a buffer of " + std::to_string(dimensions()) +
+                               " dimensions with extents " + extents_text() + " of " +
+                               Internal::type_name(buf.type) +
+                               " needs 2^63 bytes or more; the size overflows");
+            bytes *= e;
+        }
+    }
     int dimensions() const { return buf.dimensions; }
     loom_type_t type() const { return buf.type; }
     BufferDim dim(int i) const {
@@ -948,6 +1001,13 @@ public:
         int32_t stride = shape.empty() ? 1 : shape.back().extent * shape.back().stride;
         shape.push_back(loom_dimension_t{0, 1, stride, 0});
         point_at_shape();
+    }
+    /** Add a dimension of extent 1 (min 0) after the last one, with the
+     * given stride in elements (Halide's add_dimension_with_stride). */
+    void add_dimension_with_stride(int stride) {
+        static_assert(Dims == AnyDims, "add_dimension_with_stride() changes the dimension count");
+        add_dimension();
+        shape.back().stride = stride;
     }
     /** Insert a dimension of extent 1 at index d, its one coordinate being pos. */
     void embed(int d, int pos = 0) {
@@ -1215,6 +1275,12 @@ public:
     // error handler). These need Loom::Runtime.
 
     bool has_device_allocation() const { return buf.device != 0; }
+    /** How the device handle is released when the last Buffer referring to
+     * it goes (Allocated when there is none). */
+    BufferDeviceOwnership device_ownership() const {
+        track_device();
+        return device_ref ? device_ref->ownership : BufferDeviceOwnership::Allocated;
+    }
     /** Did a kernel write the device memory since the host copy was current? */
     bool device_dirty() const { return (buf.flags & loom_buffer_flag_device_dirty) != 0; }
     bool host_dirty() const { return (buf.flags & loom_buffer_flag_host_dirty) != 0; }
@@ -1258,6 +1324,37 @@ public:
      * copies and views stay valid. Device-dirty data of this Buffer is lost
      * unless copied back first. */
     int device_free(void *user_context = nullptr) { return drop_device(user_context); }
+    /** Drop this Buffer's reference to its device memory (released with the
+     * last reference), as Halide's device_deallocate. Unlike device_free it
+     * refuses to lose data: a device-dirty Buffer gets an error (returned
+     * as loom_error_code_device after reporting it through user_context);
+     * copy_to_host() first, or device_free() to drop the data. */
+    int device_deallocate(void *user_context = nullptr) {
+        if (device_dirty()) {
+            loom_report_error(user_context,
+                              "device_deallocate of a device-dirty buffer would lose the data "
+                              "only the device holds; call copy_to_host() first, or "
+                              "device_free() to drop it");
+            return loom_error_code_device;
+        }
+        return drop_device(user_context);
+    }
+    /** Host memory (allocated when the Buffer has none) and device memory
+     * (Halide's device_and_host_malloc; Loom allocates them separately). */
+    int device_and_host_malloc(const loom_device_interface_t *device_interface,
+                               void *user_context = nullptr) {
+        if (!buf.host) allocate();
+        return device_malloc(device_interface, user_context);
+    }
+    /** Release both: device_free(), then deallocate() of the host memory
+     * (device_interface: Halide's signature; the buffer's own is used). */
+    int device_and_host_free(const loom_device_interface_t *device_interface = nullptr,
+                             void *user_context = nullptr) {
+        (void)device_interface;
+        int result = device_free(user_context);
+        deallocate();
+        return result;
+    }
     /** Use a native handle (cl_mem, CUdeviceptr) the caller keeps owning as
      * this Buffer's device memory; it is detached, never freed. */
     int device_wrap_native(const loom_device_interface_t *device_interface, uint64_t handle,

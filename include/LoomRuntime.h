@@ -133,6 +133,19 @@ typedef struct loom_call_context_t {
     void *user_data;
     /** Receives each line of print()/print_when() output of the call. */
     void (*print_handler)(struct loom_call_context_t *context, const char *message);
+    /** Heap memory of the call's allocations (NULL: the runtime's own).
+     * malloc_handler may return memory of any alignment: the runtime asks
+     * for a little more and aligns it. Memory from it goes back through
+     * free_handler (NULL: free()), given the pointer malloc_handler
+     * returned. */
+    void *(*malloc_handler)(struct loom_call_context_t *context, size_t bytes);
+    void (*free_handler)(struct loom_call_context_t *context, void *ptr);
+    /** Runs the call's parallel loops instead of the thread pool: must call
+     * task(context, i, closure) once for every i in [min, min + extent) and
+     * return 0, or a nonzero value a task returned. */
+    int (*do_par_for_handler)(struct loom_call_context_t *context,
+                              int (*task)(void *context, int index, uint8_t *closure), int min,
+                              int extent, uint8_t *closure);
 } loom_call_context_t;
 
 /** Global error handler: called with the user context (may be NULL) and a

@@ -390,6 +390,8 @@ public:
                  const_cast<Mutable *>(data), d, shape, name) {
         static_assert(typed, "wrap untyped memory with Buffer<>(Type, data, d, shape)");
     }
+    Buffer(T *data, const std::vector<loom_dimension_t> &shape, const std::string &name = "")
+        : Buffer(data, int(shape.size()), shape.data(), name) {}
     Buffer(Type t, void *data, int d, const loom_dimension_t *shape, const std::string &name = "") {
         if (d < 0 || (d > 0 && !shape))
             Internal::buffer_error("Buffer wrapping " + std::to_string(d) +
@@ -487,6 +489,32 @@ public:
                                    std::to_string(Dims));
     }
 
+    /** Whether the element type and dimension count are fixed at compile
+     * time, and what they are (Halide's names; Buffer<void>'s
+     * static_halide_type() is UInt(8), as in Halide). */
+    static constexpr bool has_static_halide_type = typed;
+    static constexpr bool has_static_dimensions = Dims >= 0;
+    static Type static_halide_type() {
+        return Internal::type_from_raw(Runtime::Buffer<T>::static_halide_type());
+    }
+    static constexpr int static_dimensions() { return Dims; }
+    /** Whether `other` can become this kind of Buffer (the element type
+     * unless this is Buffer<void>, the dimension count unless AnyDims);
+     * the converting constructor and as<>() throw exactly when it is false. */
+    template <typename T2, int D2> static bool can_convert_from(const Buffer<T2, D2> &other) {
+        if (!other.defined()) return true;
+        if constexpr (typed) {
+            if (other.type() != type_of<T>()) return false;
+        }
+        return Dims < 0 || other.dimensions() == Dims;
+    }
+    /** As can_convert_from, throwing RuntimeError with the reason when false. */
+    template <typename T2, int D2>
+    static void assert_can_convert_from(const Buffer<T2, D2> &other) {
+        Buffer<T, Dims> converted(other);
+        (void)converted;
+    }
+
     bool defined() const { return contents.defined(); }
     /** Drop this handle's reference; the Buffer becomes undefined. */
     void reset() { contents = Internal::IntrusivePtr<Internal::BufferContents>(); }
@@ -514,6 +542,20 @@ public:
     size_t number_of_elements() const { return size_t(rt().number_of_elements()); }
     /** Bytes from the lowest to one past the highest element. */
     size_t size_in_bytes() const { return rt().size_in_bytes(); }
+    /** A shape with no host or device memory (after deallocate(), or made
+     * for a bounds query): a pipeline fills in the shape it needs. */
+    bool is_bounds_query() const {
+        check_defined("is_bounds_query");
+        return rt().is_bounds_query();
+    }
+    /** Whether the host memory was allocated by Loom (not the caller's). */
+    bool owns_host_memory() const { return defined() && rt().owns_host_memory(); }
+    /** Throw RuntimeError when the size in bytes (the product of the
+     * extents times the element size) does not fit in 63 bits. */
+    void check_overflow() const {
+        check_defined("check_overflow");
+        checked([&] { rt().check_overflow(); });
+    }
 
     /** Set the coordinate of the first element in each dimension. */
     Buffer &set_min(const std::vector<int> &mins) {
@@ -593,6 +635,14 @@ public:
         return *this;
     }
 
+    /** Add a dimension of extent 1 (min 0) after the last, with the given
+     * stride in elements. */
+    Buffer &add_dimension_with_stride(int stride) {
+        static_assert(Dims < 0, "add_dimension_with_stride() changes the dimension count");
+        check_defined("add_dimension_with_stride");
+        checked([&] { rt().add_dimension_with_stride(stride); });
+        return *this;
+    }
     /** Swap dimensions d1 and d2, or make dimension i the old order[i]. */
     Buffer &transpose(int d1, int d2) {
         checked([&] { rt().transpose(d1, d2); });
@@ -844,6 +894,10 @@ public:
         Internal::buffer_device_free(*contents);
         return 0;
     }
+    /** Drop this Buffer's device memory as device_free() does (Halide's
+     * name for dropping the reference; Loom copies device-dirty data back
+     * first instead of asserting it is clean). */
+    int device_deallocate() const { return device_free(); }
     /** Wait for the device work queued so far. */
     int device_sync() const {
         Internal::buffer_device_sync(*contents);

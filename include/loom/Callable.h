@@ -86,6 +86,15 @@ public:
         return [self](Args... args) { return self(args...); };
     }
 
+    /** The low-overhead call (Halide's call_argv_fast): argv[0] points to a
+     * JITUserContext * (which may be null: no per-call handlers), then
+     * argv[1 + i] is arguments()[i]: a loom_buffer_t * for a buffer, a
+     * pointer to the value for a scalar. argc counts all of them. Only argc
+     * is checked; the types are trusted, so a scalar must point to exactly
+     * the argument's type. Errors in the pipeline are reported as by
+     * operator(). */
+    int call_argv_fast(size_t argc, const void *const *argv) const;
+
     /** Call with arguments already erased (what operator() does). */
     int call(JITUserContext *context, const Value *values, size_t count) const;
 

@@ -200,6 +200,18 @@ public:
     JITHandlers &jit_handlers();
     void set_error_handler(void (*handler)(JITUserContext *, const char *));
     void set_custom_print(void (*handler)(JITUserContext *, const char *));
+    /** Shorthands for jit_handlers().custom_malloc/custom_free,
+     * .custom_do_task, .custom_do_par_for and .custom_trace (which has no
+     * effect: Loom has no tracing). */
+    void set_custom_allocator(void *(*malloc_fn)(JITUserContext *, size_t),
+                              void (*free_fn)(JITUserContext *, void *));
+    void set_custom_do_task(int (*do_task)(JITUserContext *,
+                                           int (*)(JITUserContext *, int, uint8_t *), int,
+                                           uint8_t *));
+    void set_custom_do_par_for(int (*do_par_for)(JITUserContext *,
+                                                 int (*)(JITUserContext *, int, uint8_t *), int,
+                                                 int, uint8_t *));
+    void set_custom_trace(int32_t (*trace)(JITUserContext *, const loom_trace_event_t *));
     void compile_to_lowered_stmt(const std::string &filename,
                                  const std::vector<Argument> &args = {},
                                  StmtOutputFormat format = StmtOutputFormat::Text,

@@ -135,4 +135,31 @@ int Callable::call(JITUserContext *context, const Value *values, size_t count) c
     return call.run(c.lowered, c.module.argv_function(), argv);
 }
 
+int Callable::call_argv_fast(size_t argc, const void *const *argv) const {
+    JITUserContext *context = nullptr;
+    if (argv && argc > 0 && argv[0]) context = *static_cast<JITUserContext *const *>(argv[0]);
+    if (!contents) {
+        JITCall empty(context, JITHandlers(), "<none>");
+        return empty.fail("A default-constructed Callable was called; make one with "
+                          "compile_to_callable");
+    }
+    const CallableContents &c = *contents;
+    JITCall call(context, c.handlers, c.name);
+    if (!argv || argc != c.arguments.size() + 1) {
+        std::string list = "the JITUserContext **";
+        for (const Argument &a : c.arguments) list += ", " + a.name;
+        return call.fail("call_argv_fast of the Callable of " + c.name + " takes " +
+                         std::to_string(c.arguments.size() + 1) + " argv entries (" + list +
+                         ") but was given " + std::to_string(argv ? argc : 0));
+    }
+    std::vector<void *> lowered(c.lowered.args.size() + 1);
+    lowered[0] = call.context();
+    for (size_t i = 0; i < c.lowered.args.size(); i++) {
+        int from = c.source[i];
+        lowered[i + 1] = from < 0 ? static_cast<void *>(c.lowered.args[i].buffer.raw_buffer())
+                                  : const_cast<void *>(argv[from + 1]);
+    }
+    return call.run(c.lowered, c.module.argv_function(), lowered);
+}
+
 } // namespace loom

@@ -515,6 +515,28 @@ void Func::set_custom_print(void (*handler)(JITUserContext *, const char *)) {
     pipeline().set_custom_print(handler);
 }
 
+void Func::set_custom_allocator(void *(*malloc_fn)(JITUserContext *, size_t),
+                                void (*free_fn)(JITUserContext *, void *)) {
+    jit_handlers().custom_malloc = malloc_fn;
+    jit_handlers().custom_free = free_fn;
+}
+
+void Func::set_custom_do_task(int (*do_task)(JITUserContext *,
+                                             int (*)(JITUserContext *, int, uint8_t *), int,
+                                             uint8_t *)) {
+    jit_handlers().custom_do_task = do_task;
+}
+
+void Func::set_custom_do_par_for(int (*do_par_for)(JITUserContext *,
+                                                   int (*)(JITUserContext *, int, uint8_t *), int,
+                                                   int, uint8_t *)) {
+    jit_handlers().custom_do_par_for = do_par_for;
+}
+
+void Func::set_custom_trace(int32_t (*trace)(JITUserContext *, const loom_trace_event_t *)) {
+    jit_handlers().custom_trace = trace;
+}
+
 void Func::compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
                                    StmtOutputFormat format, const Target &target) {
     pipeline().compile_to_lowered_stmt(filename, args, format, target);

@@ -2,21 +2,76 @@
 
 #include "frontend/JITCall.h"
 
+#include <cstdlib>
 #include <set>
 
 #include "ir/Error.h"
 #include "loom/Error.h"
+#include "runtime/RuntimeFunctions.h"
 
 namespace loom {
 namespace Internal {
 
 JITCall::JITCall(JITUserContext *user, const JITHandlers &pipeline_handlers, std::string pipeline)
     : user_(user ? user : &empty_), handlers_(pipeline_handlers), pipeline_(std::move(pipeline)) {
-    if (user && user->handlers.custom_print) handlers_.custom_print = user->handlers.custom_print;
-    if (user && user->handlers.custom_error) handlers_.custom_error = user->handlers.custom_error;
+    if (user) {
+        const JITHandlers &h = user->handlers;
+        if (h.custom_print) handlers_.custom_print = h.custom_print;
+        if (h.custom_malloc) handlers_.custom_malloc = h.custom_malloc;
+        if (h.custom_free) handlers_.custom_free = h.custom_free;
+        if (h.custom_do_task) handlers_.custom_do_task = h.custom_do_task;
+        if (h.custom_do_par_for) handlers_.custom_do_par_for = h.custom_do_par_for;
+        if (h.custom_error) handlers_.custom_error = h.custom_error;
+        if (h.custom_trace) handlers_.custom_trace = h.custom_trace;
+        if (h.custom_get_symbol) handlers_.custom_get_symbol = h.custom_get_symbol;
+        if (h.custom_load_library) handlers_.custom_load_library = h.custom_load_library;
+        if (h.custom_get_library_symbol)
+            handlers_.custom_get_library_symbol = h.custom_get_library_symbol;
+    }
+    context_ = loom_call_context_t{};
     context_.error_handler = &JITCall::on_error;
     context_.user_data = this;
     context_.print_handler = handlers_.custom_print ? &JITCall::on_print : nullptr;
+    if (handlers_.custom_malloc) {
+        context_.malloc_handler = &JITCall::on_malloc;
+        context_.free_handler = &JITCall::on_free;
+    }
+    if (handlers_.custom_do_par_for || handlers_.custom_do_task)
+        context_.do_par_for_handler = &JITCall::on_do_par_for;
+}
+
+void *JITCall::on_malloc(loom_call_context_t *context, size_t bytes) {
+    auto *self = static_cast<JITCall *>(context->user_data);
+    return self->handlers_.custom_malloc(self->user_, bytes);
+}
+
+void JITCall::on_free(loom_call_context_t *context, void *ptr) {
+    auto *self = static_cast<JITCall *>(context->user_data);
+    if (self->handlers_.custom_free)
+        self->handlers_.custom_free(self->user_, ptr);
+    else
+        std::free(ptr);
+}
+
+int JITCall::run_loop_body(JITUserContext *, int index, uint8_t *loop) {
+    const Loop *l = reinterpret_cast<const Loop *>(loop);
+    return l->task(&l->call->context_, index, l->closure);
+}
+
+int JITCall::run_through_do_task(void *, int index, uint8_t *loop) {
+    JITCall *self = reinterpret_cast<const Loop *>(loop)->call;
+    return self->handlers_.custom_do_task(self->user_, &JITCall::run_loop_body, index, loop);
+}
+
+int JITCall::on_do_par_for(loom_call_context_t *context, int (*task)(void *, int, uint8_t *),
+                           int min, int extent, uint8_t *closure) {
+    auto *self = static_cast<JITCall *>(context->user_data);
+    Loop loop{self, task, closure};
+    auto *loop_bytes = reinterpret_cast<uint8_t *>(&loop);
+    if (self->handlers_.custom_do_par_for)
+        return self->handlers_.custom_do_par_for(self->user_, &JITCall::run_loop_body, min, extent,
+                                                 loop_bytes);
+    return loom_default_do_par_for(context, &JITCall::run_through_do_task, min, extent, loop_bytes);
 }
 
 void JITCall::on_error(loom_call_context_t *context, const char *message) {

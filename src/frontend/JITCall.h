@@ -5,7 +5,8 @@
 // Pipeline::infer_input_bounds and Callable: the per-call context the
 // generated code reports to, which routes print() output and errors to the
 // handlers in effect (the call's JITUserContext, then the Pipeline's, then
-// the defaults), and the dirty flags of buffers only host code touches.
+// the defaults) along with heap allocations and parallel loops when custom
+// handlers take them, and the dirty flags of buffers only host code touches.
 
 #include <mutex>
 #include <string>
@@ -43,6 +44,19 @@ public:
 private:
     static void on_error(loom_call_context_t *context, const char *message);
     static void on_print(loom_call_context_t *context, const char *message);
+    static void *on_malloc(loom_call_context_t *context, size_t bytes);
+    static void on_free(loom_call_context_t *context, void *ptr);
+    static int on_do_par_for(loom_call_context_t *context, int (*task)(void *, int, uint8_t *),
+                             int min, int extent, uint8_t *closure);
+    // A parallel loop handed to custom_do_par_for/custom_do_task: their f
+    // runs the generated task with this call's context.
+    struct Loop {
+        JITCall *call;
+        int (*task)(void *, int, uint8_t *);
+        uint8_t *closure;
+    };
+    static int run_loop_body(JITUserContext *, int index, uint8_t *loop);
+    static int run_through_do_task(void *, int index, uint8_t *loop);
 
     JITUserContext empty_; // handed to the handlers when the call has no context
     JITUserContext *user_;

@@ -240,6 +240,28 @@ void Pipeline::set_custom_print(void (*handler)(JITUserContext *, const char *))
     jit_handlers().custom_print = handler;
 }
 
+void Pipeline::set_custom_allocator(void *(*malloc_fn)(JITUserContext *, size_t),
+                                    void (*free_fn)(JITUserContext *, void *)) {
+    jit_handlers().custom_malloc = malloc_fn;
+    jit_handlers().custom_free = free_fn;
+}
+
+void Pipeline::set_custom_do_task(int (*do_task)(JITUserContext *,
+                                                 int (*)(JITUserContext *, int, uint8_t *), int,
+                                                 uint8_t *)) {
+    jit_handlers().custom_do_task = do_task;
+}
+
+void Pipeline::set_custom_do_par_for(int (*do_par_for)(JITUserContext *,
+                                                       int (*)(JITUserContext *, int, uint8_t *),
+                                                       int, int, uint8_t *)) {
+    jit_handlers().custom_do_par_for = do_par_for;
+}
+
+void Pipeline::set_custom_trace(int32_t (*trace)(JITUserContext *, const loom_trace_event_t *)) {
+    jit_handlers().custom_trace = trace;
+}
+
 Realization Pipeline::realize(std::vector<int> sizes, const Target &target) {
     return realize(nullptr, std::move(sizes), target);
 }

@@ -57,11 +57,17 @@ void loom_free(void *uc, void *ptr);
 /* Parallel loops: calls task(user_context, i, closure) for every i in
  * [min, min + extent) on the thread pool (the calling thread helps) and returns
  * 0, or the first nonzero value a task returned (indices not started by then
- * are skipped). Nested calls from inside a task are fine. The pool has
+ * are skipped). Nested calls from inside a task are fine. A context with a
+ * do_par_for_handler runs the loop through it instead. The pool has
  * LOOM_NUM_THREADS threads (default: the core count), created on first use. */
 int loom_do_par_for(void *user_context,
                     int (*task)(void *user_context, int index, uint8_t *closure), int min,
                     int extent, uint8_t *closure);
+/* loom_do_par_for on the thread pool, ignoring the context's
+ * do_par_for_handler (which may call it for the work it does not take). */
+int loom_default_do_par_for(void *user_context,
+                            int (*task)(void *user_context, int index, uint8_t *closure), int min,
+                            int extent, uint8_t *closure);
 /* The pool's thread count (including the calling thread). */
 int loom_get_num_threads(void);
 /* Resize the pool (n <= 0: back to the default); returns the previous count.

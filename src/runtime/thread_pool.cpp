@@ -111,6 +111,16 @@ extern "C" {
 
 int loom_do_par_for(void *user_context, int (*task)(void *, int, uint8_t *), int min, int extent,
                     uint8_t *closure) {
+    auto *context = static_cast<loom_call_context_t *>(user_context);
+    if (context && context->do_par_for_handler) {
+        if (extent <= 0) return 0;
+        return context->do_par_for_handler(context, task, min, extent, closure);
+    }
+    return loom_default_do_par_for(user_context, task, min, extent, closure);
+}
+
+int loom_default_do_par_for(void *user_context, int (*task)(void *, int, uint8_t *), int min,
+                            int extent, uint8_t *closure) {
     if (extent <= 0) return 0;
     Pool &p = pool();
     std::unique_lock<std::mutex> lock(p.mutex);

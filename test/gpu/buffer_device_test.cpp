@@ -112,6 +112,28 @@ TEST_CASE("gpu: Buffer::device_free keeps device-dirty data", "[gpu][opencl]") {
     REQUIRE(b(2) == 10);
 }
 
+TEST_CASE("gpu: Buffer::device_deallocate drops the reference and keeps the data",
+          "[gpu][opencl]") {
+    const int64_t live = loom_device_live_allocations();
+    loom::Buffer<int> b(4);
+    b.fill(7);
+    b.copy_to_device();
+    loom::Buffer<int> crop = b.cropped(0, 0, 4);
+    const int64_t with_crop = loom_device_live_allocations(); // the crop counts too
+    REQUIRE(with_crop > live);
+    double_on_device(b);
+    b.set_device_dirty();
+    REQUIRE(b.device_deallocate() == 0);
+    REQUIRE(!b.has_device_allocation());
+    REQUIRE(!b.device_dirty());
+    REQUIRE(b(3) == 14);
+    // The crop keeps the memory alive; it goes with the crop.
+    REQUIRE(crop.has_device_allocation());
+    REQUIRE(loom_device_live_allocations() == with_crop);
+    crop.device_deallocate();
+    REQUIRE(loom_device_live_allocations() == live);
+}
+
 TEST_CASE("gpu: Buffer device errors throw RuntimeError with the reason", "[gpu][opencl]") {
     loom::Buffer<int> b(4);
     b.set_name("img");

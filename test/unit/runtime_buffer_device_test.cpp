@@ -337,3 +337,63 @@ TEST_CASE("runtime buffer: a crop the device refuses throws and leaves the buffe
     REQUIRE(fake.frees == 1);
     REQUIRE(fake.memory.empty());
 }
+
+namespace {
+std::string last_error;
+void keep_error(loom_call_context_t *, const char *message) {
+    last_error = message;
+}
+} // namespace
+
+TEST_CASE("runtime buffer: device_deallocate drops a clean reference and refuses dirty data",
+          "[aot][buffer][device]") {
+    fake = FakeDevice();
+    Buffer<int> a(16);
+    REQUIRE(a.device_malloc(&fake_interface) == 0);
+    Buffer<int> b = a;
+    // One of two references: nothing freed yet.
+    REQUIRE(a.device_deallocate() == 0);
+    REQUIRE(!a.has_device_allocation());
+    REQUIRE(fake.frees == 0);
+
+    // Data only the device holds is not dropped silently.
+    write_on_device(b, 7);
+    loom_call_context_t context{keep_error, nullptr, nullptr, nullptr, nullptr, nullptr};
+    last_error.clear();
+    REQUIRE(b.device_deallocate(&context) == loom_error_code_device);
+    REQUIRE(last_error.find("device_deallocate of a device-dirty buffer") != std::string::npos);
+    REQUIRE(b.has_device_allocation());
+    REQUIRE(b.copy_to_host() == 0);
+    REQUIRE(b(3) == 7);
+    // The last reference: freed.
+    REQUIRE(b.device_deallocate() == 0);
+    REQUIRE(fake.frees == 1);
+    REQUIRE(fake.memory.empty());
+}
+
+TEST_CASE("runtime buffer: device_and_host_malloc and device_and_host_free",
+          "[aot][buffer][device]") {
+    fake = FakeDevice();
+    Buffer<int> a(4, 3);
+    a.deallocate(); // a shape only: a bounds query
+    REQUIRE(a.is_bounds_query());
+    REQUIRE(a.device_and_host_malloc(&fake_interface) == 0);
+    REQUIRE(!a.is_bounds_query());
+    REQUIRE(a.owns_host_memory());
+    REQUIRE(a.has_device_allocation());
+    REQUIRE(fake.mallocs == 1);
+    REQUIRE(a.device_ownership() == loom::Runtime::BufferDeviceOwnership::Allocated);
+    a(3, 2) = 5;
+    Buffer<int> crop = a.cropped(0, 1, 2);
+    REQUIRE(crop.device_ownership() == loom::Runtime::BufferDeviceOwnership::Cropped);
+    crop.reset();
+    Buffer<int> wrapped(4);
+    REQUIRE(wrapped.device_wrap_native(&fake_interface, 9000) == 0);
+    REQUIRE(wrapped.device_ownership() == loom::Runtime::BufferDeviceOwnership::WrappedNative);
+    REQUIRE(wrapped.device_detach_native() == 0);
+    REQUIRE(a.device_and_host_free(&fake_interface) == 0);
+    REQUIRE(fake.frees == 1);
+    REQUIRE(a.is_bounds_query());
+    REQUIRE(!a.owns_host_memory());
+    REQUIRE(a.dim(1).extent() == 3); // the shape stays
+}
