@@ -127,6 +127,38 @@ void print_side(const Side &s, int reps, double work, const char *unit, const Si
     std::printf("\n");
 }
 
+/** One Loom side per schedule: the Func make(schedule) returns, realized on
+ *  the GPU into a new buffer of `sizes` (outs[i] is side i's output), and
+ *  left on the device. */
+template <typename T, typename Schedule, size_t N, typename Make>
+std::vector<Side> loom_sides(const Schedule (&schedules)[N], const std::vector<int> &sizes,
+                             int reps, std::vector<Buffer<T>> *outs, Make make) {
+    std::vector<Side> sides;
+    for (const Schedule &schedule : schedules) {
+        Pipeline p(make(schedule));
+        outs->emplace_back(sizes);
+        Buffer<T> o = outs->back();
+        sides.push_back(make_side(
+            schedule.name,
+            [p, o]() mutable {
+                p.realize(o, gpu_target());
+                o.device_sync();
+            },
+            reps));
+    }
+    return sides;
+}
+
+/** Times the reference and the Loom sides together, then prints them. */
+void time_and_print(Side &reference, std::vector<Side> &sides, int reps, double work,
+                    const char *unit) {
+    std::vector<Side *> all{&reference};
+    for (Side &s : sides) all.push_back(&s);
+    time_runs(all, runs);
+    print_side(reference, reps, work, unit, nullptr);
+    for (Side &s : sides) print_side(s, reps, work, unit, &reference);
+}
+
 // ------------------------------------------------------------------ blur
 
 /** A blur schedule: apps/blur's (blur_x staged in shared memory per 256x8
@@ -190,27 +222,13 @@ void bench_blur() {
     if (have_cuda) cuda_ref::upload(src, in.data(), bytes);
     Side copy = reference_side(
         "cudaMemcpy device to device", [&] { cuda_ref::copy(dst, src, bytes, 1); }, reps);
-    std::vector<Side> sides;
     std::vector<Buffer<uint16_t>> outs;
     std::vector<std::unique_ptr<Blur>> blurs;
-    for (const BlurSchedule &schedule : blur_schedules) {
+    std::vector<Side> sides = loom_sides(blur_schedules, {W, H}, reps, &outs, [&](auto &schedule) {
         blurs.push_back(std::make_unique<Blur>(in, schedule));
-        outs.emplace_back(W, H);
-        Pipeline p(blurs.back()->out);
-        Buffer<uint16_t> o = outs.back();
-        sides.push_back(make_side(
-            schedule.name,
-            [p, o]() mutable {
-                p.realize(o, gpu_target());
-                o.device_sync();
-            },
-            reps));
-    }
-    std::vector<Side *> all{&copy};
-    for (Side &s : sides) all.push_back(&s);
-    time_runs(all, runs);
-    print_side(copy, reps, moved, "GB/s", nullptr);
-    for (Side &s : sides) print_side(s, reps, moved, "GB/s", &copy);
+        return blurs.back()->out;
+    });
+    time_and_print(copy, sides, reps, moved, "GB/s");
     for (size_t i = 0; i < outs.size(); i++) {
         if (!sides[i].ok) continue;
         Buffer<uint16_t> &o = outs[i];
@@ -366,27 +384,14 @@ void bench_matmul(int N) {
     const int reps = N <= 1024 ? 20 : N <= 4096 ? 3 : 1;
     Side blas = reference_side(
         "cuBLAS SGEMM (FP32, no TF32)", [&] { cuda_ref::sgemm(N, N, N, dA, dB, dC, 1); }, reps);
-    std::vector<Side> sides;
     std::vector<Buffer<float>> outs;
     std::vector<std::unique_ptr<Matmul>> mms;
-    for (const MatmulSchedule &schedule : matmul_schedules) {
-        mms.push_back(std::make_unique<Matmul>(A, B, schedule));
-        outs.emplace_back(N, N);
-        Pipeline p(mms.back()->out);
-        Buffer<float> o = outs.back();
-        sides.push_back(make_side(
-            schedule.name,
-            [p, o]() mutable {
-                p.realize(o, gpu_target());
-                o.device_sync();
-            },
-            reps));
-    }
-    std::vector<Side *> all{&blas};
-    for (Side &s : sides) all.push_back(&s);
-    time_runs(all, runs);
-    print_side(blas, reps, flops, "GFLOP/s", nullptr);
-    for (Side &s : sides) print_side(s, reps, flops, "GFLOP/s", &blas);
+    std::vector<Side> sides =
+        loom_sides(matmul_schedules, {N, N}, reps, &outs, [&](auto &schedule) {
+            mms.push_back(std::make_unique<Matmul>(A, B, schedule));
+            return mms.back()->out;
+        });
+    time_and_print(blas, sides, reps, flops, "GFLOP/s");
     std::vector<float> C;
     if (have_cuda) {
         C.resize(size_t(N) * N);
@@ -497,27 +502,14 @@ void bench_histogram() {
     Side cub = reference_side(
         "CUB DeviceHistogram::HistogramEven", [&] { cuda_ref::histogram(d_in, n, d_bins, 1); },
         reps);
-    std::vector<Side> sides;
     std::vector<Buffer<int>> outs;
     std::vector<std::unique_ptr<Histogram>> hists;
-    for (const HistogramSchedule &schedule : histogram_schedules) {
-        hists.push_back(std::make_unique<Histogram>(in, schedule));
-        outs.emplace_back(256);
-        Pipeline p(hists.back()->hist);
-        Buffer<int> o = outs.back();
-        sides.push_back(make_side(
-            schedule.name,
-            [p, o]() mutable {
-                p.realize(o, gpu_target());
-                o.device_sync();
-            },
-            reps));
-    }
-    std::vector<Side *> all{&cub};
-    for (Side &s : sides) all.push_back(&s);
-    time_runs(all, runs);
-    print_side(cub, reps, double(n), "Gsamples/s", nullptr);
-    for (Side &s : sides) print_side(s, reps, double(n), "Gsamples/s", &cub);
+    std::vector<Side> sides =
+        loom_sides(histogram_schedules, {256}, reps, &outs, [&](auto &schedule) {
+            hists.push_back(std::make_unique<Histogram>(in, schedule));
+            return hists.back()->hist;
+        });
+    time_and_print(cub, sides, reps, double(n), "Gsamples/s");
     for (size_t i = 0; i < outs.size(); i++) {
         if (!sides[i].ok) continue;
         outs[i].copy_to_host();
