@@ -245,6 +245,14 @@ Expr shift_amount(const Expr &a, int b, bool *flip, const char *fn) {
     return make_const(t, uint64_t(m));
 }
 
+/** op(a, |b|, direction): a shift by a constant, the other way when b < 0. */
+Expr shift_by_constant(Expr a, int b, const char *fn, bool direction,
+                       Expr (*op)(Expr, Expr, bool)) {
+    bool flip;
+    Expr n = shift_amount(a, b, &flip, fn);
+    return op(std::move(a), n, direction != flip);
+}
+
 } // namespace
 
 Expr widening_shift_left(Expr a, Expr b) {
@@ -254,14 +262,10 @@ Expr widening_shift_right(Expr a, Expr b) {
     return widening_shift(std::move(a), std::move(b), false);
 }
 Expr widening_shift_left(Expr a, int b) {
-    bool flip;
-    Expr n = shift_amount(a, b, &flip, "widening_shift_left");
-    return widening_shift(std::move(a), n, !flip);
+    return shift_by_constant(std::move(a), b, "widening_shift_left", true, widening_shift);
 }
 Expr widening_shift_right(Expr a, int b) {
-    bool flip;
-    Expr n = shift_amount(a, b, &flip, "widening_shift_right");
-    return widening_shift(std::move(a), n, flip);
+    return shift_by_constant(std::move(a), b, "widening_shift_right", false, widening_shift);
 }
 
 namespace {
@@ -363,14 +367,10 @@ Expr rounding_shift_left(Expr a, Expr b) {
     return rounding_shift(std::move(a), std::move(b), false);
 }
 Expr rounding_shift_right(Expr a, int b) {
-    bool flip;
-    Expr n = shift_amount(a, b, &flip, "rounding_shift_right");
-    return rounding_shift(std::move(a), n, !flip);
+    return shift_by_constant(std::move(a), b, "rounding_shift_right", true, rounding_shift);
 }
 Expr rounding_shift_left(Expr a, int b) {
-    bool flip;
-    Expr n = shift_amount(a, b, &flip, "rounding_shift_left");
-    return rounding_shift(std::move(a), n, flip);
+    return shift_by_constant(std::move(a), b, "rounding_shift_left", false, rounding_shift);
 }
 
 Expr mul_shift_right(Expr a, Expr b, Expr q) {
