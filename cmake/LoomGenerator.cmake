@@ -9,7 +9,8 @@
 #                    [FUNCTION_NAME <c name>]        default: <name>
 #                    [TARGETS <target string>]       default: host
 #                    [PARAMS <param=value>...]
-#                    [EXTRA_OUTPUTS <kind>...])      e.g. stmt assembly c_source
+#                    [AUTOSCHEDULER <name>]          e.g. Loom (outputs need estimates)
+#                    [EXTRA_OUTPUTS <kind>...])      e.g. stmt assembly c_source schedule
 #     Runs the generator at build time and gives a library target <name>
 #     (the generated <name>.a) whose include directory holds <name>.h and
 #     which links Loom::Runtime. The files land in
@@ -55,17 +56,18 @@ function(_loom_output_extension kind target out_var)
   set(ext_llvm_assembly .ll)
   set(ext_stmt .stmt)
   set(ext_stmt_html .stmt.html)
+  set(ext_schedule .schedule.h)
   if(NOT DEFINED ext_${kind})
     message(FATAL_ERROR "add_loom_library: unknown output kind '${kind}'; valid kinds: "
                         "static_library h object assembly c_source llvm_assembly stmt stmt_html "
-                        "device_source")
+                        "device_source schedule")
   endif()
   set(${out_var} ${ext_${kind}} PARENT_SCOPE)
 endfunction()
 
 function(add_loom_library TARGET)
-  cmake_parse_arguments(ARG "" "FROM;GENERATOR;FUNCTION_NAME" "TARGETS;PARAMS;EXTRA_OUTPUTS"
-                        ${ARGN})
+  cmake_parse_arguments(ARG "" "FROM;GENERATOR;FUNCTION_NAME;AUTOSCHEDULER"
+                        "TARGETS;PARAMS;EXTRA_OUTPUTS" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "add_loom_library(${TARGET}): unexpected arguments: "
                         "${ARG_UNPARSED_ARGUMENTS}")
@@ -85,6 +87,12 @@ function(add_loom_library TARGET)
   endif()
   if(NOT ARG_TARGETS)
     set(ARG_TARGETS host)
+  endif()
+  # AUTOSCHEDULER <name>: the generator's Funcs that schedule() leaves alone
+  # are scheduled by that auto-scheduler (Loom's built-in one is "Loom"),
+  # for the sizes the outputs' set_estimates give.
+  if(ARG_AUTOSCHEDULER)
+    list(APPEND ARG_PARAMS autoscheduler=${ARG_AUTOSCHEDULER})
   endif()
   list(LENGTH ARG_TARGETS n_targets)
   if(n_targets GREATER 1)

@@ -5,6 +5,7 @@
 
 #include "LoomRuntime.h"
 #include "loom/Argument.h"
+#include "loom/AutoSchedule.h"
 #include "loom/BoundaryConditions.h"
 #include "loom/Buffer.h"
 #include "loom/Callable.h"
@@ -22,6 +23,7 @@
 #include "loom/Lambda.h"
 #include "loom/Param.h"
 #include "loom/Pipeline.h"
+#include "loom/PipelineSchedule.h"
 #include "loom/RDom.h"
 #include "loom/Realization.h"
 #include "loom/Target.h"

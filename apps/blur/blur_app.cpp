@@ -9,6 +9,7 @@
 #include <string>
 
 #include "BlurGenerator.h"
+#include "app_autoschedule.h"
 #include "app_bench.h"
 #include "blur.h"
 #include "blur_reference.h"
@@ -60,6 +61,14 @@ int main(int argc, char **argv) {
     if (!out_png.empty()) loom::image_io::save_png(out, out_png);
     std::printf("blur_app: %dx%d ok\n", out.width(), out.height());
 
+    if (loom_apps::has_flag(argc, argv, "--auto")) {
+        // The auto-scheduler's and a short tuning run's schedules, checked.
+        Buffer<uint16_t> auto_out(out.width(), out.height());
+        auto rows = loom_apps::bench_automatic<BlurGenerator>(
+            "blur", [&](BlurGenerator &g) { g.input.set(in); }, loom::Realization({auto_out}),
+            [&] { return check(in, auto_out) == 0; }, 0, loom_apps::app_tune_seconds(), 3);
+        if (!rows.ok) return 1;
+    }
     if (bench) {
         BlurGenerator g;
         loom::Pipeline p = g.build_pipeline();
@@ -74,6 +83,10 @@ int main(int argc, char **argv) {
         }
         std::printf("blur %dx%d: AOT %.3f ms, JIT %.3f ms, AOT/JIT %.2f\n", out.width(),
                     out.height(), aot_ms, jit_ms, aot_ms / jit_ms);
+        auto rows = loom_apps::bench_automatic<BlurGenerator>(
+            "blur", [&](BlurGenerator &g) { g.input.set(in); }, loom::Realization({jit_out}),
+            [&] { return check(in, jit_out) == 0; }, jit_ms, loom_apps::app_tune_seconds(), 20);
+        if (!rows.ok) return 1;
     }
     return 0;
 }

@@ -34,9 +34,13 @@ public:
         b_tile(x, y) = B(x, y);
         prod(x, y) += a_tile(k, y) * b_tile(x, k);
         output(x, y) = prod(x, y);
+        A.set_estimates({{0, 512}, {0, 512}});
+        B.set_estimates({{0, 512}, {0, 512}});
+        output.set_estimates({{0, 512}, {0, 512}});
     }
 
     void schedule() {
+        if (using_autoscheduler()) return;
         if (gpu) return schedule_gpu();
         output.tile(x, y, xi, yi, 24, 32)
             .fuse(x, y, xy)

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "MatmulGenerator.h"
+#include "app_autoschedule.h"
 #include "app_bench.h"
 #include "matmul.h"
 #include "matmul_reference.h"
@@ -31,6 +32,19 @@ int main(int argc, char **argv) {
         return 1;
     }
     std::printf("matmul_app: %dx%d * %dx%d ok\n", K, M, N, K);
+    if (loom_apps::has_flag(argc, argv, "--auto")) {
+        Buffer<float> auto_out(N, M);
+        auto rows = loom_apps::bench_automatic<MatmulGenerator>(
+            "matmul",
+            [&](MatmulGenerator &g) {
+                g.A.set(a);
+                g.B.set(b);
+            },
+            loom::Realization({auto_out}),
+            [&] { return loom_apps::check_matmul(a, b, auto_out) == 0; }, 0,
+            loom_apps::app_tune_seconds(), 3);
+        if (!rows.ok) return 1;
+    }
     if (bench) {
         MatmulGenerator g;
         loom::Pipeline p = g.build_pipeline();
@@ -47,6 +61,16 @@ int main(int argc, char **argv) {
         }
         std::printf("matmul %dx%d: AOT %.3f ms, JIT %.3f ms, AOT/JIT %.2f\n", N, M, aot_ms, jit_ms,
                     aot_ms / jit_ms);
+        auto rows = loom_apps::bench_automatic<MatmulGenerator>(
+            "matmul",
+            [&](MatmulGenerator &g) {
+                g.A.set(a);
+                g.B.set(b);
+            },
+            loom::Realization({jit_out}),
+            [&] { return loom_apps::check_matmul(a, b, jit_out) == 0; }, jit_ms,
+            loom_apps::app_tune_seconds(), 10);
+        if (!rows.ok) return 1;
     }
     return 0;
 }

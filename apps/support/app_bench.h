@@ -24,12 +24,21 @@ inline AppArgs parse_app_args(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (!std::strcmp(argv[i], "--bench"))
             args.bench = true;
+        else if (!std::strncmp(argv[i], "--", 2))
+            continue; // other modes (has_flag)
         else if (args.in_png.empty())
             args.in_png = argv[i];
         else
             args.out_png = argv[i];
     }
     return args;
+}
+
+/** Was this flag (e.g. "--auto") given? */
+inline bool has_flag(int argc, char **argv, const char *flag) {
+    for (int i = 1; i < argc; i++)
+        if (!std::strcmp(argv[i], flag)) return true;
+    return false;
 }
 
 template <typename F> double median_ms(int runs, F &&f) {

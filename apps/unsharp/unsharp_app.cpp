@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "UnsharpGenerator.h"
+#include "app_autoschedule.h"
 #include "app_bench.h"
 #include "loom_image_io.h"
 #include "unsharp.h"
@@ -107,6 +108,18 @@ int main(int argc, char **argv) {
     }
     std::printf("unsharp_app: %dx%d ok\n", out.width(), out.height());
 
+    if (loom_apps::has_flag(argc, argv, "--auto")) {
+        Buffer<float> auto_out(out.width(), out.height(), 3);
+        auto rows = loom_apps::bench_automatic<UnsharpGenerator>(
+            "unsharp",
+            [&](UnsharpGenerator &g) {
+                g.input.set(in);
+                g.strength.set(strength);
+            },
+            loom::Realization({auto_out}), [&] { return compare(out, auto_out) == 0; }, 0,
+            loom_apps::app_tune_seconds(), 3);
+        if (!rows.ok) return 1;
+    }
     if (bench) {
         UnsharpGenerator g;
         loom::Pipeline p = g.build_pipeline();
@@ -123,6 +136,15 @@ int main(int argc, char **argv) {
         }
         std::printf("unsharp %dx%d: AOT %.3f ms, JIT %.3f ms, AOT/JIT %.2f\n", out.width(),
                     out.height(), aot_ms, jit_ms, aot_ms / jit_ms);
+        auto rows = loom_apps::bench_automatic<UnsharpGenerator>(
+            "unsharp",
+            [&](UnsharpGenerator &g) {
+                g.input.set(in);
+                g.strength.set(strength);
+            },
+            loom::Realization({jit_out}), [&] { return compare(out, jit_out) == 0; }, jit_ms,
+            loom_apps::app_tune_seconds(), 20);
+        if (!rows.ok) return 1;
     }
     return 0;
 }

@@ -427,6 +427,8 @@ class GeneratorBase {
     std::vector<GeneratorInputBase *> inputs_;
     std::vector<GeneratorOutputBase *> outputs_;
     Pipeline pipeline_;
+    AutoschedulerParams autoscheduler_;
+    bool use_autoscheduler_ = false;
 
 protected:
     /** size = sizeof the most derived class, so members can find us. */
@@ -446,6 +448,13 @@ public:
     /** The target code is generated for (the GeneratorParam "target"). */
     Target get_target() const { return target_; }
     void set_target(const Target &t);
+    /** Was an auto-scheduler asked for, with the GeneratorParam
+     * "autoscheduler=Loom" (options as "autoscheduler.parallelism=8") or
+     * Halide 14's "auto_schedule=true"? build_pipeline() then runs it after
+     * schedule(), on the Funcs schedule() left alone, with the sizes given
+     * by set_estimate(s). */
+    bool using_autoscheduler() const { return use_autoscheduler_; }
+    const AutoschedulerParams &autoscheduler_params() const { return autoscheduler_; }
     /** Lanes of T that fill one SIMD register of the target. */
     int natural_vector_size(Type t) const;
     template <typename T> int natural_vector_size() const {

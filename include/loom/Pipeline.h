@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "loom/Argument.h"
+#include "loom/AutoSchedule.h"
 #include "loom/Buffer.h"
 #include "loom/Callable.h"
 #include "loom/Function.h"
@@ -50,6 +51,33 @@ public:
                         const Target &target = get_jit_target_from_environment());
     void realize(JITUserContext *context, Realization outputs,
                  const Target &target = get_jit_target_from_environment());
+
+    /** Schedule every Func the user has not scheduled with the named
+     * auto-scheduler ("Loom", the built-in heuristic one, by default) and
+     * return what it chose. Sizes come from set_estimate(s) on the outputs;
+     * where an output has none, the choice waits for the first realize of
+     * this Pipeline, which uses the real output sizes (results then has no
+     * output_sizes; autoscheduler_results() gives the final ones). */
+    AutoSchedulerResults
+    apply_autoscheduler(const Target &target = get_target_from_environment(),
+                        const AutoschedulerParams &params = AutoschedulerParams("Loom"));
+    /** As apply_autoscheduler, for outputs of these sizes (one list per
+     * output dimension, as realize takes them). */
+    AutoSchedulerResults
+    apply_autoscheduler(const std::vector<int> &output_sizes, const Target &target,
+                        const AutoschedulerParams &params = AutoschedulerParams("Loom"));
+    /** Halide 14's forms. */
+    AutoSchedulerResults auto_schedule(const std::string &autoscheduler_name, const Target &target,
+                                       const MachineParams &machine = MachineParams::generic());
+    AutoSchedulerResults auto_schedule(const Target &target,
+                                       const MachineParams &machine = MachineParams::generic());
+    /** The results of the last apply_autoscheduler, completed by the first
+     * realize when the choice waited for it. */
+    const AutoSchedulerResults &autoscheduler_results() const;
+    /** Register an auto-scheduler under a name, and choose the default one. */
+    static void add_autoscheduler(const std::string &name, const AutoSchedulerFn &autoscheduler);
+    static void set_default_autoscheduler_name(const std::string &name);
+    static std::string get_default_autoscheduler_name();
 
     /** Compile for the JIT now (realize does so on first use). The compiled
      * code is kept and reused until the target, a definition or schedule

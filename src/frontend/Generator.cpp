@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -166,12 +167,40 @@ void GeneratorBase::set_generator_param(const std::string &name, const std::stri
         target_ = Target(value);
         return;
     }
+    // The auto-scheduler's GeneratorParams (Halide's names): "autoscheduler"
+    // and its options "autoscheduler.<option>", and Halide 14's
+    // "auto_schedule" and "machine_params".
+    if (name == "autoscheduler") {
+        autoscheduler_.name = value;
+        use_autoscheduler_ = !value.empty();
+        return;
+    }
+    if (name.rfind("autoscheduler.", 0) == 0) {
+        autoscheduler_.extra[name.substr(14)] = value;
+        return;
+    }
+    if (name == "auto_schedule") {
+        if (value != "true" && value != "false")
+            generator_param_error("GeneratorParam 'auto_schedule'", "true or false", value);
+        use_autoscheduler_ = value == "true";
+        return;
+    }
+    if (name == "machine_params") {
+        // "parallelism,cache_size,balance": the first two are Loom options.
+        std::vector<std::string> parts;
+        std::stringstream ss(value);
+        for (std::string part; std::getline(ss, part, ',');) parts.push_back(part);
+        if (!parts.empty() && !parts[0].empty()) autoscheduler_.extra["parallelism"] = parts[0];
+        if (parts.size() > 1 && !parts[1].empty())
+            autoscheduler_.extra["last_level_cache_size"] = parts[1];
+        return;
+    }
     for (GeneratorParamBase *p : params_)
         if (p->param_name() == name) {
             p->set_from_string(value);
             return;
         }
-    std::vector<std::string> names = {"target"};
+    std::vector<std::string> names = {"target", "autoscheduler"};
     for (GeneratorParamBase *p : params_) names.push_back(p->param_name());
     throw CompileError("Generator '" + generator_name_ + "' has no GeneratorParam '" + name +
                        "'; valid parameters: " + join(names));
@@ -184,6 +213,8 @@ void GeneratorBase::set_generator_params(const std::map<std::string, std::string
 std::string GeneratorBase::describe_params() const {
     std::ostringstream s;
     s << "    target=" << target_.to_string() << "  (a target string)\n";
+    s << "    autoscheduler=" << (use_autoscheduler_ ? autoscheduler_.name : std::string())
+      << "  (Loom, or empty for none; options as autoscheduler.parallelism=8)\n";
     for (GeneratorParamBase *p : params_)
         s << "    " << p->param_name() << "=" << p->value_string() << "  (" << p->type_description()
           << ")\n";
@@ -217,6 +248,22 @@ Pipeline GeneratorBase::build_pipeline() {
         funcs.push_back(out->output_func());
     }
     pipeline_ = Pipeline(funcs);
+    if (use_autoscheduler_) {
+        // Ahead of time the sizes come from the outputs' estimates.
+        for (const Func &f : funcs)
+            for (const std::string &a : f.function().args()) {
+                bool known = false;
+                for (const Internal::Bound &b : f.function().schedule().estimates)
+                    known |= b.var == a && b.extent.defined();
+                if (!known)
+                    throw CompileError("Generator '" + generator_name_ +
+                                       "' uses the auto-scheduler "
+                                       "but Output " +
+                                       f.name() + " has no estimate for " + a +
+                                       "; give each Output set_estimates({{min, extent}, ...})");
+            }
+        pipeline_.apply_autoscheduler(target_, autoscheduler_);
+    }
     return pipeline_;
 }
 
@@ -240,6 +287,7 @@ const std::vector<std::pair<std::string, std::string>> &generator_output_kinds()
         {"conceptual_stmt", ".conceptual.stmt"},
         {"conceptual_stmt_html", ".conceptual.stmt.html"},
         {"device_source", ".cl/.cu (GPU targets)"},
+        {"schedule", ".schedule.h (the schedule as C++)"},
     };
     return kinds;
 }
@@ -290,6 +338,16 @@ void GeneratorBase::emit(const std::string &dir, const std::string &base,
             p.compile_to_lowered_stmt(prefix + ".stmt.html", args, StmtOutputFormat::HTML, target_);
         } else if (k == "device_source") {
             compile_to_device_source_files(p, prefix, args, function_name, target_);
+        } else if (k == "schedule") {
+            std::ofstream out(prefix + ".schedule.h");
+            out << "// The schedule of generator " << generator_name_ << " for "
+                << target_.to_string()
+                << (use_autoscheduler_
+                        ? ", chosen by the auto-scheduler " + autoscheduler_.to_string()
+                        : std::string())
+                << ".\n// Paste it into schedule(); the block declares the loop Vars it uses.\n"
+                << PipelineSchedule::of(p).to_cpp();
+            if (!out) throw CompileError("Failed writing " + prefix + ".schedule.h");
         }
     }
 }

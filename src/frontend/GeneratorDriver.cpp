@@ -1,11 +1,17 @@
 // The generator driver's command line:
-//   gen -g NAME -o DIR [-e KINDS] [-f FUNCTION] [-n BASE] [target=T] [param=value ...]
+//   gen -g NAME -o DIR [-e KINDS] [-f FUNCTION] [-n BASE] [--autotune SECONDS]
+//       [target=T] [param=value ...]
 //   gen --list
 // Every error names what was wrong and the valid choices, and exits with 1.
 
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <sstream>
 
+#include "autoschedule/AutoScheduler.h"
+#include "autoschedule/ScheduleUtil.h"
+#include "ir/IROperator.h"
 #include "loom/Generator.h"
 
 namespace loom {
@@ -40,7 +46,12 @@ const char *usage_text() {
            "      conceptual_stmt_html, device_source (.cl for opencl targets, .cu for\n"
            "      cuda: the GPU kernels' source)\n"
            "  -f  the name of the generated function (default: the generator name)\n"
-           "  -n  the base name of the files (default: the function name)\n";
+           "  -n  the base name of the files (default: the function name)\n"
+           "  --autotune SECONDS\n"
+           "      search schedules for the Funcs schedule() leaves alone (see\n"
+           "      using_autoscheduler()) by running them on this machine, on inputs and\n"
+           "      outputs of the sizes their set_estimates give; the target must be one\n"
+           "      this machine runs. -e schedule writes the winner as C++.\n";
 }
 
 void list_generators(std::ostream &out) {
@@ -65,6 +76,7 @@ struct Options {
     std::vector<std::string> kinds = {"static_library"};
     std::vector<std::pair<std::string, std::string>> params;
     bool list = false;
+    double autotune_seconds = 0;
 };
 
 // Throws CompileError for malformed command lines.
@@ -89,6 +101,12 @@ Options parse_command_line(int argc, char **argv) {
             o.function_name = value_of("-f");
         } else if (a == "-n") {
             o.file_base = value_of("-n");
+        } else if (a == "--autotune") {
+            std::string v = value_of("--autotune");
+            char *end = nullptr;
+            o.autotune_seconds = std::strtod(v.c_str(), &end);
+            if (v.empty() || *end || !(o.autotune_seconds > 0))
+                throw CompileError("--autotune needs a number of seconds above 0, not '" + v + "'");
         } else if (!a.empty() && a[0] == '-') {
             throw CompileError("Unknown flag '" + a + "'");
         } else {
@@ -119,6 +137,74 @@ void note_ignored_target_words(const Target &t, std::ostream &err) {
     err << "\n";
 }
 
+/** Inputs of the sizes their estimates give, filled with fixed values:
+ * integers in [0, 256), floats in [0, 1). */
+Buffer<> estimated_input(const Parameter &p) {
+    std::vector<int> sizes, mins;
+    for (int d = 0; d < p.dimensions(); d++) {
+        const BufferConstraint &c = p.constraint(d);
+        auto extent = c.extent_estimate.defined() ? as_const_int(c.extent_estimate) : std::nullopt;
+        if (!extent || *extent <= 0)
+            throw CompileError("--autotune: Input " + p.name() + " has no estimate for dimension " +
+                               std::to_string(d) + "; give it set_estimates({{min, extent}, ...})");
+        auto min = c.min_estimate.defined() ? as_const_int(c.min_estimate) : std::nullopt;
+        sizes.push_back(int(*extent));
+        mins.push_back(min ? int(*min) : 0);
+    }
+    Buffer<> b(p.type(), sizes, p.name());
+    b.set_min(mins);
+    uint8_t *host = b.raw_buffer()->host;
+    uint32_t seed = 1;
+    for (size_t i = 0; i < b.number_of_elements(); i++) {
+        seed = seed * 1664525u + 1013904223u;
+        double v = double(seed >> 8) / double(1 << 24);
+        Type t = p.type();
+        uint8_t *e = host + i * size_t(t.bytes());
+        if (t.is_float() && t.bits() == 32) {
+            float f = float(v);
+            std::memcpy(e, &f, 4);
+        } else if (t.is_float() && t.bits() == 64) {
+            std::memcpy(e, &v, 8);
+        } else {
+            uint64_t n = uint64_t(v * 256);
+            std::memcpy(e, &n, size_t(t.bytes())); // little-endian: the low bytes
+        }
+    }
+    return b;
+}
+
+/** --autotune: tune the generator's pipeline on this machine before emit(). */
+void autotune_generator(GeneratorBase &g, double seconds, std::ostream &err) {
+    if (!g.using_autoscheduler()) g.set_generator_param("autoscheduler", "none");
+    Target target = g.get_target();
+    Target host = get_host_target();
+    if (target.arch != host.arch || target.bits != host.bits || target.os != host.os)
+        throw CompileError("--autotune runs candidates on this machine (" + host.to_string() +
+                           "), which cannot run target " + target.to_string());
+    Pipeline p = g.build_pipeline();
+    std::map<std::string, Parameter> params = all_params_of(pipeline_functions(p));
+    for (const Argument &a : g.arguments()) {
+        auto it = params.find(a.name);
+        if (it == params.end() || !a.is_buffer()) continue; // scalars keep their defaults
+        it->second.set_buffer(estimated_input(it->second));
+    }
+    std::vector<std::vector<int>> sizes = output_estimates(p);
+    if (sizes.empty())
+        throw CompileError("--autotune: every Output needs set_estimates({{min, extent}, ...})");
+    std::vector<Buffer<>> outs;
+    for (size_t i = 0; i < sizes.size(); i++)
+        for (const Type &t : p.outputs()[i].function().output_types())
+            outs.emplace_back(t, sizes[i], p.outputs()[i].name());
+    AutotuneOptions options;
+    options.budget_seconds = seconds;
+    options.target = target;
+    AutotuneResult r = autotune(p, Realization(outs), options);
+    err << "autotune: "
+        << (r.from_cache ? "from the cache" : std::to_string(r.trials) + " schedules tried")
+        << " in " << r.tuning_seconds << " s; best " << r.best_ms << " ms (the auto-scheduler's "
+        << r.baseline_ms << " ms)\n";
+}
+
 } // namespace
 
 int generate_filter_main(int argc, char **argv, std::ostream &out, std::ostream &err) {
@@ -147,6 +233,7 @@ int generate_filter_main(int argc, char **argv, std::ostream &out, std::ostream 
         std::unique_ptr<GeneratorBase> g = GeneratorRegistry::create(o.generator);
         for (const auto &[name, value] : o.params) g->set_generator_param(name, value);
         note_ignored_target_words(g->get_target(), err);
+        if (o.autotune_seconds > 0) autotune_generator(*g, o.autotune_seconds, err);
         std::string fn = o.function_name.empty() ? o.generator : o.function_name;
         std::string base = o.file_base.empty() ? fn : o.file_base;
         g->emit(o.output_dir, base, fn, o.kinds);

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <iostream>
 
+#include "autoschedule/AutoScheduler.h"
+#include "autoschedule/HeuristicScheduler.h"
 #include "frontend/CallableContents.h"
 #include "frontend/DeviceLimits.h"
 #include "frontend/JITCall.h"
@@ -54,6 +56,10 @@ struct PipelineContents {
     DefinitionStamp stamp;
     LoweredFunc lowered;
     JITModule module;
+
+    /** apply_autoscheduler with no sizes known: run it at the first realize. */
+    bool autoschedule_pending = false;
+    AutoSchedulerResults autoschedule_results;
 };
 
 namespace {
@@ -359,6 +365,20 @@ void Pipeline::realize(JITUserContext *context, Realization dst, const Target &t
     if (!contents) user_error("realize of an empty Pipeline");
     require_defined(contents->outputs);
     check_output_buffers(contents->outputs, dst);
+    if (contents->autoschedule_pending) {
+        // The auto-scheduler waited for the real output sizes.
+        std::vector<std::vector<int>> sizes;
+        size_t slot = 0;
+        for (const Function &f : contents->outputs) {
+            sizes.emplace_back();
+            for (int d = 0; d < dst[slot].dimensions(); d++)
+                sizes.back().push_back(dst[slot].dim(d).extent());
+            slot += size_t(f.outputs());
+        }
+        AutoSchedulerResults &r = contents->autoschedule_results;
+        contents->autoschedule_pending = false;
+        r = run_autoscheduler(*this, r.target, r.autoscheduler_params, sizes);
+    }
     compile_jit(target);
     auto &c = *contents;
     JITCall call(context, c.handlers, c.name);
@@ -501,6 +521,83 @@ std::string Pipeline::loop_nest() const {
 
 void Pipeline::print_loop_nest() {
     std::cout << loop_nest();
+}
+
+} // namespace loom
+
+namespace loom {
+
+using namespace Internal;
+
+AutoSchedulerResults Pipeline::apply_autoscheduler(const Target &target,
+                                                   const AutoschedulerParams &params) {
+    if (!contents) user_error("apply_autoscheduler of an empty Pipeline");
+    require_defined(contents->outputs);
+    std::vector<std::vector<int>> sizes = output_estimates(*this);
+    if (!sizes.empty()) return apply_autoscheduler(sizes[0], target, params);
+    // No estimates: validate the name and options now, choose at the first realize.
+    AutoSchedulerResults &r = contents->autoschedule_results;
+    r = AutoSchedulerResults();
+    r.scheduler_name =
+        params.name.empty() ? Pipeline::get_default_autoscheduler_name() : params.name;
+    r.autoscheduler_params = params;
+    r.autoscheduler_params.name = r.scheduler_name;
+    r.target = target;
+    if (r.scheduler_name == "Loom") heuristic_options(target, params.extra);
+    r.schedule_source = "// The schedule is chosen at the first realize, for the real output sizes "
+                        "(give the outputs set_estimate(s) to choose it now).\n";
+    contents->autoschedule_pending = true;
+    return r;
+}
+
+AutoSchedulerResults Pipeline::apply_autoscheduler(const std::vector<int> &output_sizes,
+                                                   const Target &target,
+                                                   const AutoschedulerParams &params) {
+    if (!contents) user_error("apply_autoscheduler of an empty Pipeline");
+    require_defined(contents->outputs);
+    std::vector<std::vector<int>> sizes;
+    for (const Function &f : contents->outputs) {
+        if (int(output_sizes.size()) != f.dimensions())
+            user_error("apply_autoscheduler was given "
+                       << plural(int(output_sizes.size()), "size") << " but output Func "
+                       << f.name() << " has " << plural(f.dimensions(), "dimension"));
+        sizes.push_back(output_sizes);
+    }
+    contents->autoschedule_pending = false;
+    contents->autoschedule_results = run_autoscheduler(*this, target, params, sizes);
+    return contents->autoschedule_results;
+}
+
+AutoSchedulerResults Pipeline::auto_schedule(const std::string &autoscheduler_name,
+                                             const Target &target, const MachineParams &machine) {
+    AutoschedulerParams params(autoscheduler_name);
+    if (autoscheduler_name == "Loom" ||
+        (autoscheduler_name.empty() && get_default_autoscheduler_name() == "Loom")) {
+        params.extra["parallelism"] = std::to_string(machine.parallelism);
+        params.extra["last_level_cache_size"] = std::to_string(machine.last_level_cache_size);
+    }
+    return apply_autoscheduler(target, params);
+}
+
+AutoSchedulerResults Pipeline::auto_schedule(const Target &target, const MachineParams &machine) {
+    return auto_schedule(get_default_autoscheduler_name(), target, machine);
+}
+
+const AutoSchedulerResults &Pipeline::autoscheduler_results() const {
+    if (!contents) user_error("autoscheduler_results of an empty Pipeline");
+    return contents->autoschedule_results;
+}
+
+void Pipeline::add_autoscheduler(const std::string &name, const AutoSchedulerFn &autoscheduler) {
+    register_autoscheduler(name, autoscheduler);
+}
+
+void Pipeline::set_default_autoscheduler_name(const std::string &name) {
+    set_default_autoscheduler(name);
+}
+
+std::string Pipeline::get_default_autoscheduler_name() {
+    return default_autoscheduler();
 }
 
 } // namespace loom

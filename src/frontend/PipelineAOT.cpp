@@ -214,12 +214,11 @@ void Pipeline::compile_to(const std::map<OutputFileType, std::string> &output_fi
         case OutputFileType::python_extension:
         case OutputFileType::pytorch_wrapper:
         case OutputFileType::registration:
-        case OutputFileType::schedule:
             user_error("compile_to: Loom cannot write the "
                        << output_name(type) << " output (" << filename
                        << "). It writes assembly, bitcode, c_header, c_source, "
                           "conceptual_stmt, conceptual_stmt_html, device_code, llvm_assembly, "
-                          "object, static_library, stmt and stmt_html.");
+                          "object, schedule, static_library, stmt and stmt_html.");
         default:
             break;
         }
@@ -278,6 +277,9 @@ void Pipeline::compile_to(const std::map<OutputFileType, std::string> &output_fi
             break;
         case OutputFileType::device_code:
             compile_to_device_source(filename, args, target);
+            break;
+        case OutputFileType::schedule:
+            write_file(filename, PipelineSchedule::of(*this).to_cpp());
             break;
         default:
             internal_error("compile_to: output " << output_name(type) << " was not refused");

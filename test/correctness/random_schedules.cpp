@@ -16,12 +16,14 @@
 #include <functional>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "Loom.h"
 #include "common/RandomPipelines.h"
 #include "common/RandomSchedules.h"
+#include "common/ScheduleRoundTrip.h"
 
 using namespace loom;
 
@@ -490,6 +492,9 @@ void run_pipeline(const PipelineDef &def) {
         std::string problem;
         try {
             apply_schedule(s, funcs);
+            // The schedule as a value prints, reads back and saves exactly.
+            problem = loom_test::schedule_round_trip_problem(Pipeline(funcs.back()));
+            if (!problem.empty()) throw std::runtime_error(problem);
             Buffer<int> out(W, H);
             funcs.back().realize(out);
             for (int j = 0; j < H && problem.empty(); j++)

@@ -17,6 +17,7 @@
 
 #include "Loom.h"
 #include "common/RandomSchedules.h"
+#include "common/ScheduleRoundTrip.h"
 
 using namespace loom;
 
@@ -154,6 +155,7 @@ TEST_CASE("random schedules of a 2-D RDom convolution update",
         if (rng() % 2) clamped.compute_root();
         INFO("LOOM_TEST_SEED=" << seed << " schedule " << t << ": conv.update(0)" << sched.text()
                                << "; conv at " << where);
+        REQUIRE(loom_test::schedule_round_trip_problem(Pipeline(out)) == "");
         Buffer<int> result = out.realize({W, H});
         int bad = 0;
         for (int yy = 0; yy < H; yy++)
@@ -200,6 +202,7 @@ TEST_CASE("random schedules of a histogram (plain, atomic, rfactor)",
             text = "rfactor(r.y, u).update(0)" + sched.text();
         }
         INFO("LOOM_TEST_SEED=" << seed << " schedule " << t << ": " << text);
+        REQUIRE(loom_test::schedule_round_trip_problem(Pipeline(hist)) == "");
         Buffer<int> result = hist.realize({bins});
         for (int b = 0; b < bins; b++) REQUIRE(result(b) == ref[size_t(b)]);
     }
@@ -230,6 +233,7 @@ TEST_CASE("random schedules of a scan and column sums", "[correctness][reduction
         sched.apply(scan.update(0), false, true);
         if (rng() % 2) scan.compute_at(out, x);
         INFO("LOOM_TEST_SEED=" << seed << " schedule " << t << ": scan.update(0)" << sched.text());
+        REQUIRE(loom_test::schedule_round_trip_problem(Pipeline(out)) == "");
         Buffer<int> result = out.realize({W, H});
         int bad = 0;
         for (int yy = 0; yy < H; yy++)

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -141,7 +142,7 @@ TEST_CASE("bad GeneratorParam values say what is expected", "[generator][error]"
                       Contains("GeneratorParam 'target' expects a target string"));
     CHECK_THROWS_WITH(k.set_generator_param("factr", "2"),
                       "Generator 'generator' has no GeneratorParam 'factr'; valid parameters: "
-                      "target, factor, sigma, flag, mode, out_type, label, small");
+                      "target, autoscheduler, factor, sigma, flag, mode, out_type, label, small");
     // Failed sets leave the old value.
     CHECK(k.factor == 2);
     CHECK_THROWS_WITH(k.factor.set(0), Contains("in [1, 8]"));
@@ -270,4 +271,84 @@ TEST_CASE("the driver writes the requested files", "[generator]") {
     std::stringstream text;
     text << ll.rdbuf();
     CHECK_THAT(text.str(), Contains("knobs_fn"));
+}
+
+namespace {
+
+/** A stencil generator that leaves its Funcs to an auto-scheduler when one
+ * is asked for, with estimates for its output. */
+class AutoBlur : public Generator<AutoBlur> {
+public:
+    Input<Buffer<int32_t, 2>> input{"input"};
+    Output<Buffer<int32_t, 2>> output{"output"};
+    Var x{"x"}, y{"y"};
+    Func blur_x{"blur_x"};
+
+    void generate() {
+        Func clamped = BoundaryConditions::repeat_edge(input);
+        blur_x(x, y) = clamped(x - 1, y) + 2 * clamped(x, y) + clamped(x + 1, y);
+        output(x, y) = blur_x(x, y - 1) + 2 * blur_x(x, y) + blur_x(x, y + 1);
+        output.set_estimates({{0, 512}, {0, 256}});
+    }
+    void schedule() {
+        if (using_autoscheduler()) return;
+        blur_x.compute_root();
+    }
+};
+
+} // namespace
+
+TEST_CASE("the autoscheduler GeneratorParams schedule a generator", "[generator][autoschedule]") {
+    AutoBlur g;
+    g.set_generator_params({{"autoscheduler", "Loom"}, {"autoscheduler.parallelism", "4"}});
+    CHECK(g.using_autoscheduler());
+    CHECK(g.autoscheduler_params().extra.at("parallelism") == "4");
+    Pipeline p = g.build_pipeline();
+    const AutoSchedulerResults &r = p.autoscheduler_results();
+    INFO(r.schedule_source);
+    CHECK(r.output_sizes == std::vector<std::vector<int>>{{512, 256}});
+    CHECK(r.schedule_source.find("blur_x.compute_at(output, yo)") != std::string::npos);
+
+    const int W = 70, H = 40;
+    Buffer<int32_t> in(W, H);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) in(x, y) = x * 3 + y * 7;
+    g.input.set(in);
+    Buffer<int32_t> out(W, H);
+    p.realize(Realization({out}));
+    auto at = [&](int x, int y) { return in(std::clamp(x, 0, W - 1), std::clamp(y, 0, H - 1)); };
+    auto bx = [&](int x, int y) { return at(x - 1, y) + 2 * at(x, y) + at(x + 1, y); };
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            REQUIRE(out(x, y) == bx(x, y - 1) + 2 * bx(x, y) + bx(x, y + 1));
+
+    // Halide 14's spellings.
+    AutoBlur h;
+    h.set_generator_params({{"auto_schedule", "true"}, {"machine_params", "8,1048576,40"}});
+    CHECK(h.using_autoscheduler());
+    CHECK(h.autoscheduler_params().extra.at("parallelism") == "8");
+    CHECK_THROWS_WITH(h.set_generator_param("auto_schedule", "maybe"), Contains("true or false"));
+
+    // The schedule output writes the chosen schedule as C++.
+    std::string dir = "autoblur_schedule_out";
+    g.emit(dir, "autoblur", "autoblur", {"schedule"});
+    std::ifstream in_file(dir + "/autoblur.schedule.h");
+    std::stringstream text;
+    text << in_file.rdbuf();
+    CHECK(text.str().find("blur_x.compute_at(output, yo)") != std::string::npos);
+    CHECK(text.str().find("auto-scheduler Loom") != std::string::npos);
+}
+
+TEST_CASE("an auto-scheduled generator needs estimates on its outputs", "[generator][error]") {
+    class NoEstimates : public Generator<NoEstimates> {
+    public:
+        Input<Buffer<int32_t, 1>> in{"in"};
+        Output<Buffer<int32_t, 1>> out{"out"};
+        Var x{"x"};
+        void generate() { out(x) = in(x) + 1; }
+    };
+    NoEstimates g;
+    g.set_generator_param("autoscheduler", "Loom");
+    CHECK_THROWS_WITH(g.build_pipeline(),
+                      Contains("Output out has no estimate for x") && Contains("set_estimates"));
 }

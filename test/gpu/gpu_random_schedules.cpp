@@ -59,12 +59,14 @@
 #include <iostream>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "Loom.h"
 #include "common/RandomPipelines.h"
 #include "common/RandomSchedules.h"
+#include "common/ScheduleRoundTrip.h"
 #include "gpu/gpu_test_util.h"
 
 using namespace loom;
@@ -913,6 +915,9 @@ void run_pipeline(const PipelineDef &def) {
         std::string problem;
         try {
             apply_schedule(s, funcs);
+            // GPU schedules print, read back and save exactly too.
+            std::string trip = loom_test::schedule_round_trip_problem(Pipeline(funcs.back()));
+            if (!trip.empty()) throw std::runtime_error(trip);
             if (verbose() >= 2)
                 std::cerr << Pipeline(funcs.back()).device_source({}, gpu_target()) << std::flush;
             Buffer<int> out(w, h);

@@ -1,0 +1,479 @@
+// The empirical autotuner: turns the heuristic auto-scheduler's knobs
+// (strip heights, vector widths, each Func's placement, matrix-product tile
+// sizes), compiles each candidate, times it on the user's buffers (never
+// while compiling), checks its output against the first schedule's, and
+// keeps the fastest. Search: the heuristic's own choice first, then one-knob
+// changes of the best so far (hill climbing), then random combinations.
+// The finalists are re-timed in alternating order, and a challenger must
+// beat the earlier choice by a margin, so the same winner comes out of
+// repeated runs.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <iostream>
+#include <random>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "autoschedule/FuncAnalysis.h"
+#include "autoschedule/HeuristicScheduler.h"
+#include "autoschedule/ScheduleUtil.h"
+#include "autoschedule/TuningCache.h"
+#include "ir/Error.h"
+#include "ir/IRUtil.h"
+#include "loom/AutoSchedule.h"
+#include "loom/Callable.h"
+#include "loom/Func.h"
+#include "loom/Pipeline.h"
+
+namespace loom {
+
+using namespace Internal;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+/** A point of the search space: the heuristic's knobs. */
+struct Knobs {
+    int rows = 0, vmul = 1, mm_vectors = 3, mm_rows = 32, mm_block = 4;
+    std::map<std::string, std::string> placement;
+
+    HeuristicOptions apply_to(HeuristicOptions o) const {
+        o.rows_per_task = rows;
+        o.vector_multiplier = vmul;
+        o.matmul_tile_vectors = mm_vectors;
+        o.matmul_tile_rows = mm_rows;
+        o.matmul_block_rows = mm_block;
+        o.placement = placement;
+        return o;
+    }
+};
+
+/** Same values within float rounding (schedules may reorder float sums). */
+bool same_output(const Buffer<> &a, const Buffer<> &b) {
+    Buffer<> x = a.copy(), y = b.copy();
+    if (x.size_in_bytes() != y.size_in_bytes()) return false;
+    const uint8_t *p = static_cast<const uint8_t *>(x.raw_buffer()->host);
+    const uint8_t *q = static_cast<const uint8_t *>(y.raw_buffer()->host);
+    size_t n = x.number_of_elements();
+    if (x.type().is_float() && x.type().bits() == 32) {
+        for (size_t i = 0; i < n; i++) {
+            float u, v;
+            std::memcpy(&u, p + 4 * i, 4);
+            std::memcpy(&v, q + 4 * i, 4);
+            if (!(std::fabs(u - v) <= 1e-4f * std::max(1.0f, std::fabs(u))) && !(u != u && v != v))
+                return false;
+        }
+        return true;
+    }
+    if (x.type().is_float() && x.type().bits() == 64) {
+        for (size_t i = 0; i < n; i++) {
+            double u, v;
+            std::memcpy(&u, p + 8 * i, 8);
+            std::memcpy(&v, q + 8 * i, 8);
+            if (!(std::fabs(u - v) <= 1e-9 * std::max(1.0, std::fabs(u))) && !(u != u && v != v))
+                return false;
+        }
+        return true;
+    }
+    return std::memcmp(p, q, x.size_in_bytes()) == 0;
+}
+
+class Tuner {
+    Pipeline p_;
+    Realization out_;
+    const AutotuneOptions &o_;
+    HeuristicOptions base_;
+    std::vector<std::vector<int>> sizes_;
+    PipelineSchedule user_state_;
+    std::vector<Argument> args_;
+    std::vector<Callable::Value> values_;
+    std::vector<Buffer<>> reference_;
+    std::vector<std::string> tunable_; // Funcs whose placement may change
+    bool has_matrix_product_ = false;
+    std::mt19937_64 rng_;
+    Clock::time_point start_ = Clock::now();
+    std::set<uint64_t> seen_;
+
+    struct Tried {
+        Knobs knobs;
+        PipelineSchedule schedule;
+        Callable callable;
+        double ms = 0;
+        int order = 0;
+    };
+    std::vector<Tried> finalists_; // best few, fastest first
+    int baseline_order_ = 0;       // the first schedule that ran (the heuristic's)
+    AutotuneProgress progress_;
+
+    double elapsed() const { return ms_since(start_) / 1000; }
+    bool out_of_budget() const {
+        return elapsed() >= o_.budget_seconds * 0.8 ||
+               (o_.max_trials > 0 && progress_.trials >= o_.max_trials);
+    }
+
+    void report() {
+        progress_.elapsed_seconds = elapsed();
+        if (o_.on_progress) o_.on_progress(progress_);
+        const char *d = std::getenv("LOOM_DEBUG");
+        if (d && std::atoi(d) >= 1)
+            std::cerr << "autotune: " << progress_.trials << " tried (" << progress_.failed
+                      << " failed), best " << progress_.best_ms << " ms, heuristic "
+                      << progress_.baseline_ms << " ms, " << progress_.elapsed_seconds << " s\n";
+    }
+
+    double run_once(const Callable &c) {
+        auto t0 = Clock::now();
+        c.call(nullptr, values_.data(), values_.size());
+        return ms_since(t0);
+    }
+
+    double median_of(const Callable &c, int runs) {
+        std::vector<double> t;
+        for (int i = 0; i < std::max(1, runs); i++) t.push_back(run_once(c));
+        std::sort(t.begin(), t.end());
+        return t[t.size() / 2];
+    }
+
+    /** Schedule, compile, check and time one candidate. False when it is a
+     * schedule already tried, or it failed. */
+    bool evaluate(const Knobs &k) {
+        Tried t;
+        t.knobs = k;
+        try {
+            user_state_.apply(p_);
+            heuristic_schedule(p_, k.apply_to(base_), sizes_);
+            t.schedule = PipelineSchedule::of(p_);
+        } catch (const std::exception &) {
+            return false; // knobs that do not make a schedule are not a trial
+        }
+        if (!seen_.insert(t.schedule.hash()).second) return false;
+        progress_.trials++;
+        try {
+            // A testing aid: LOOM_AUTOTUNE_INJECT_FAILURES=n makes every n-th
+            // candidate after the first fail, to check that failures are skipped.
+            const char *inject_env = std::getenv("LOOM_AUTOTUNE_INJECT_FAILURES");
+            const int inject = inject_env ? std::atoi(inject_env) : 0;
+            if (inject > 0 && progress_.trials > 1 && progress_.trials % inject == 0)
+                throw std::runtime_error("injected failure");
+            t.callable = p_.compile_to_callable(args_, o_.target);
+            double first = run_once(t.callable);
+            bool is_first = reference_.empty();
+            if (is_first) {
+                for (const Buffer<> &b : out_.buffers()) reference_.push_back(b.copy());
+            } else {
+                for (size_t i = 0; i < reference_.size(); i++)
+                    if (!same_output(reference_[i], out_[i]))
+                        throw std::runtime_error("wrong output");
+            }
+            double best = finalists_.empty() ? 0 : finalists_.front().ms;
+            if (best > 0 && first > 3 * best) {
+                report();
+                return true; // far slower: not worth timing
+            }
+            t.ms = median_of(t.callable, o_.runs);
+        } catch (const std::exception &) {
+            progress_.failed++;
+            report();
+            return false;
+        }
+        t.order = progress_.trials;
+        if (baseline_order_ == 0) {
+            baseline_order_ = t.order;
+            progress_.baseline_ms = t.ms;
+        }
+        finalists_.push_back(std::move(t));
+        std::stable_sort(finalists_.begin(), finalists_.end(),
+                         [](const Tried &a, const Tried &b) { return a.ms < b.ms; });
+        // Keep the three fastest and always the heuristic's own schedule.
+        while (finalists_.size() > 4) {
+            auto victim = finalists_.end() - 1;
+            if (victim->order == baseline_order_) --victim;
+            finalists_.erase(victim);
+        }
+        progress_.best_ms = finalists_.front().ms;
+        report();
+        return true;
+    }
+
+    /** One-knob changes of k, in a seeded order. */
+    std::vector<Knobs> neighbours(const Knobs &k) {
+        std::vector<Knobs> out;
+        for (int r : {2, 4, 8, 16, 32, 64, 128})
+            if (r != k.rows) {
+                Knobs n = k;
+                n.rows = r;
+                out.push_back(n);
+            }
+        for (int v : {1, 2}) {
+            if (v == k.vmul) continue;
+            Knobs n = k;
+            n.vmul = v;
+            out.push_back(n);
+        }
+        for (const std::string &f : tunable_)
+            for (const char *place : {"inline", "root", "strip", "sliding"}) {
+                auto it = k.placement.find(f);
+                if (it != k.placement.end() && it->second == place) continue;
+                Knobs n = k;
+                n.placement[f] = place;
+                out.push_back(n);
+            }
+        if (has_matrix_product_) {
+            for (int v : {1, 2, 3, 4}) {
+                Knobs n = k;
+                n.mm_vectors = v;
+                if (v != k.mm_vectors) out.push_back(n);
+            }
+            for (int r : {8, 16, 32, 64}) {
+                Knobs n = k;
+                n.mm_rows = r;
+                if (r != k.mm_rows) out.push_back(n);
+            }
+            for (int b : {2, 4, 8}) {
+                Knobs n = k;
+                n.mm_block = b;
+                if (b != k.mm_block) out.push_back(n);
+            }
+        }
+        std::shuffle(out.begin(), out.end(), rng_);
+        return out;
+    }
+
+    Knobs random_knobs() {
+        auto pick = [&](std::initializer_list<int> v) {
+            return *(v.begin() + long(rng_() % v.size()));
+        };
+        Knobs k;
+        k.rows = pick({0, 2, 4, 8, 16, 32, 64});
+        k.vmul = pick({1, 1, 2});
+        k.mm_vectors = pick({1, 2, 3, 4});
+        k.mm_rows = pick({8, 16, 32, 64});
+        k.mm_block = pick({2, 4, 8});
+        static const char *places[] = {"", "inline", "root", "strip", "sliding"};
+        for (const std::string &f : tunable_) {
+            const char *p = places[rng_() % 5];
+            if (*p) k.placement[f] = p;
+        }
+        return k;
+    }
+
+    /** Re-time the finalists in alternating order; a challenger must be
+     * 3% faster than an earlier-tried finalist to win. */
+    const Tried &pick_winner() {
+        std::vector<std::vector<double>> times(finalists_.size());
+        int rounds = std::max(3, o_.runs);
+        for (int r = 0; r < rounds; r++)
+            for (size_t i = 0; i < finalists_.size(); i++) {
+                size_t j = (i + size_t(r)) % finalists_.size();
+                times[j].push_back(run_once(finalists_[j].callable));
+            }
+        for (size_t i = 0; i < finalists_.size(); i++) {
+            std::sort(times[i].begin(), times[i].end());
+            finalists_[i].ms = std::min(finalists_[i].ms, times[i][times[i].size() / 2]);
+        }
+        size_t best = 0;
+        for (size_t i = 1; i < finalists_.size(); i++) {
+            const Tried &a = finalists_[best], &b = finalists_[i];
+            bool b_earlier = b.order < a.order;
+            double margin = b_earlier ? 1.0 / 1.03 : 1.03;
+            if (b.ms * margin < a.ms) best = i;
+        }
+        return finalists_[best];
+    }
+
+public:
+    Tuner(Pipeline p, Realization out, const AutotuneOptions &o)
+        : p_(std::move(p)), out_(std::move(out)), o_(o), rng_(o.seed) {
+        base_ = heuristic_options(o.target, {});
+        std::vector<Function> outputs;
+        for (const Func &f : p_.outputs()) outputs.push_back(f.function());
+        size_t slot = 0;
+        for (const Function &f : outputs) {
+            std::vector<int> s;
+            for (int d = 0; d < out_[slot].dimensions(); d++)
+                s.push_back(out_[slot].dim(d).extent());
+            sizes_.push_back(s);
+            slot += size_t(f.outputs());
+        }
+        user_state_ = PipelineSchedule::of(p_);
+        std::vector<Function> funcs = pipeline_functions(p_);
+        PipelineInfo info = analyze_pipeline(funcs, outputs);
+        for (const std::string &n : info.order) {
+            const FuncInfo &f = info.funcs.at(n);
+            // Cheap Funcs (boundary conditions, wrappers of Buffers) stay
+            // inlined: storing them never pays, and their names are made
+            // by Loom, so a schedule naming them would not paste back.
+            if (!f.is_output && !f.user_scheduled && !f.has_updates && f.cost > 3)
+                tunable_.push_back(n);
+            if (f.has_updates && f.func.updates().size() == 1 && f.consumers.size() == 1)
+                has_matrix_product_ = true;
+        }
+        args_ = p_.infer_arguments();
+        std::map<std::string, Parameter> params = all_params_of(funcs);
+        for (const Argument &a : args_) {
+            auto it = params.find(a.name);
+            if (it == params.end())
+                user_error("autotune: the pipeline's argument " << a.name << " was not found");
+            Callable::Value v;
+            if (a.is_buffer()) {
+                if (!it->second.buffer().defined())
+                    user_error("autotune of " << outputs[0].name() << ": ImageParam " << a.name
+                                              << " has no Buffer; set() one before tuning");
+                v.is_buffer = true;
+                v.buffer = it->second.buffer().raw_buffer();
+            } else {
+                v.scalar_type = raw_from_type(a.type);
+                v.scalar_bits = it->second.scalar_bits();
+            }
+            values_.push_back(v);
+        }
+        for (size_t i = 0; i < out_.size(); i++) {
+            Callable::Value v;
+            v.is_buffer = true;
+            v.buffer = out_[i].raw_buffer();
+            values_.push_back(v);
+        }
+    }
+
+    const std::vector<std::vector<int>> &sizes() const { return sizes_; }
+
+    AutotuneResult run() {
+        std::deque<Knobs> queue{Knobs()};
+        Knobs climbed_from;
+        bool climbed = false;
+        while (!out_of_budget()) {
+            if (queue.empty()) {
+                if (finalists_.empty()) break; // nothing works: give up
+                const Knobs &best = finalists_.front().knobs;
+                if (!climbed || best.placement != climbed_from.placement ||
+                    best.rows != climbed_from.rows || best.vmul != climbed_from.vmul ||
+                    best.mm_vectors != climbed_from.mm_vectors ||
+                    best.mm_rows != climbed_from.mm_rows ||
+                    best.mm_block != climbed_from.mm_block) {
+                    for (const Knobs &n : neighbours(best)) queue.push_back(n);
+                    climbed_from = best;
+                    climbed = true;
+                } else {
+                    queue.push_back(random_knobs());
+                }
+            }
+            Knobs k = queue.front();
+            queue.pop_front();
+            double best_before = finalists_.empty() ? 0 : finalists_.front().ms;
+            evaluate(k);
+            // An improvement restarts the climb around the new best.
+            if (!finalists_.empty() && best_before > 0 && finalists_.front().ms < best_before)
+                queue.clear();
+            if (progress_.trials == 0 && queue.empty() && finalists_.empty()) break;
+        }
+        AutotuneResult r;
+        r.trials = progress_.trials;
+        r.failed = progress_.failed;
+        if (finalists_.empty()) {
+            user_state_.apply(p_);
+            user_error("autotune of " << p_.outputs()[0].name()
+                                      << ": no schedule compiled and ran (" << progress_.failed
+                                      << " failed); the pipeline keeps its own schedule");
+        }
+        const Tried &w = pick_winner();
+        w.schedule.apply(p_);
+        r.schedule = w.schedule;
+        r.schedule_source = w.schedule.to_cpp();
+        r.best_ms = w.ms;
+        r.baseline_ms = progress_.baseline_ms;
+        for (const Tried &t : finalists_)
+            if (t.order == baseline_order_) r.baseline_ms = t.ms;
+        r.tuning_seconds = elapsed();
+        return r;
+    }
+};
+
+int thread_count() {
+    if (const char *n = std::getenv("LOOM_NUM_THREADS"); n && std::atoi(n) > 0) return std::atoi(n);
+    return int(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+} // namespace
+
+AutotuneResult autotune(Pipeline pipeline, Realization outputs, const AutotuneOptions &options) {
+    if (!pipeline.defined()) user_error("autotune of an empty Pipeline");
+    if (options.budget_seconds <= 0 && options.max_trials <= 0)
+        user_error("autotune needs a budget: budget_seconds or max_trials above 0");
+    auto t0 = Clock::now();
+    std::vector<Function> outs;
+    for (const Func &f : pipeline.outputs()) outs.push_back(f.function());
+    Tuner tuner(pipeline, outputs, options);
+    TuningCache cache(options.cache_dir);
+    std::string key =
+        TuningCache::key(outs, tuner.sizes(), options.target.to_string(), thread_count());
+    std::vector<std::pair<std::string, uint64_t>> defs =
+        TuningCache::definitions_of(pipeline_functions(pipeline));
+    std::vector<std::string> stale;
+    if (options.use_cache) {
+        if (auto entry = cache.load(key)) {
+            stale = stale_funcs(entry->definitions, defs);
+            if (stale.empty()) {
+                try {
+                    entry->schedule.apply(pipeline);
+                    AutotuneResult r;
+                    r.schedule = entry->schedule;
+                    r.schedule_source = r.schedule.to_cpp();
+                    r.best_ms = entry->best_ms;
+                    r.baseline_ms = entry->baseline_ms;
+                    r.from_cache = true;
+                    r.tuning_seconds = ms_since(t0) / 1000;
+                    return r;
+                } catch (const CompileError &) {
+                    stale.push_back("(schedule no longer fits)");
+                }
+            } else {
+                std::string names;
+                for (const std::string &s : stale) names += (names.empty() ? "" : ", ") + s;
+                std::cerr << "Loom autotune: the cached schedule of " << outs[0].name()
+                          << " is stale (the definitions of " << names
+                          << " changed); tuning again\n";
+            }
+        }
+    }
+    AutotuneResult r = tuner.run();
+    r.stale_funcs = stale;
+    r.tuning_seconds = ms_since(t0) / 1000;
+    if (options.use_cache) {
+        TuningEntry e;
+        e.schedule = r.schedule;
+        e.definitions = defs;
+        e.best_ms = r.best_ms;
+        e.baseline_ms = r.baseline_ms;
+        cache.store(key, e);
+    }
+    return r;
+}
+
+AutotuneResult autotune(Pipeline pipeline, const std::vector<int> &sizes,
+                        const AutotuneOptions &options) {
+    if (!pipeline.defined()) user_error("autotune of an empty Pipeline");
+    std::vector<Buffer<>> buffers;
+    for (const Func &f : pipeline.outputs()) {
+        const Function &fn = f.function();
+        if (int(sizes.size()) != fn.dimensions())
+            user_error("autotune was given " << sizes.size() << " sizes but output Func "
+                                             << fn.name() << " has " << fn.dimensions()
+                                             << " dimensions");
+        for (const Type &t : fn.output_types()) buffers.emplace_back(t, sizes, fn.name());
+    }
+    return autotune(std::move(pipeline), Realization(buffers), options);
+}
+
+} // namespace loom

@@ -1,0 +1,121 @@
+// The heuristic auto-scheduler's view of a pipeline: call patterns, costs
+// and type widths per Func.
+
+#include "autoschedule/FuncAnalysis.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "ir/IR.h"
+#include "ir/IROperator.h"
+#include "ir/IRUtil.h"
+
+namespace loom {
+namespace Internal {
+
+namespace {
+
+/** Is e a Variable plus a sum of integer constants ((y + 2) - 1, ...)? The
+ * constant goes to *offset. */
+bool var_plus_const(const Expr &e, int64_t *offset) {
+    if (e.as<Variable>()) return true;
+    if (const auto *a = e.as<Add>()) {
+        if (auto c = as_const_int(a->b)) {
+            *offset += *c;
+            return var_plus_const(a->a, offset);
+        }
+        if (auto c = as_const_int(a->a)) {
+            *offset += *c;
+            return var_plus_const(a->b, offset);
+        }
+    }
+    if (const auto *s = e.as<Sub>()) {
+        if (auto c = as_const_int(s->b)) {
+            *offset -= *c;
+            return var_plus_const(s->a, offset);
+        }
+    }
+    return false;
+}
+
+/** The access of one call argument, given the caller's loop variables. */
+Access arg_access(const Expr &arg, int *max_offset) {
+    if (is_const(arg)) return Access::Pointwise;
+    int64_t offset = 0;
+    if (!var_plus_const(arg, &offset)) return Access::Other;
+    *max_offset = std::max(*max_offset, int(std::llabs(offset)));
+    return offset == 0 ? Access::Pointwise : Access::Stencil;
+}
+
+Access worse(Access a, Access b) {
+    return int(a) > int(b) ? a : b;
+}
+
+} // namespace
+
+bool is_user_scheduled(const Function &f) {
+    const FuncSchedule &s = f.schedule();
+    if (!s.compute_level.is_inlined() || s.store_level_set || s.memory_type != MemoryType::Auto ||
+        !s.storage_dims.empty() || !s.storage_folds.empty())
+        return true;
+    if (f.definition().schedule.touched) return true;
+    for (const Definition &u : f.updates())
+        if (u.schedule.touched) return true;
+    return false;
+}
+
+PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
+                              const std::vector<Function> &outputs) {
+    PipelineInfo info;
+    for (const Function &f : funcs_in_order) {
+        info.order.push_back(f.name());
+        FuncInfo fi;
+        fi.func = f;
+        fi.has_updates = !f.updates().empty();
+        fi.user_scheduled = is_user_scheduled(f);
+        for (const Function &o : outputs)
+            if (o.same_as(f)) fi.is_output = true;
+        info.funcs.emplace(f.name(), fi);
+    }
+    for (const Function &f : funcs_in_order) {
+        FuncInfo &self = info.funcs.at(f.name());
+        auto scan = [&](const Expr &e) {
+            visit_all(e, [&](const IRNode *n) {
+                {
+                    const auto *t = static_cast<const BaseExprNode *>(n);
+                    Type ty = t->type;
+                    if (!ty.is_bool() && !ty.is_handle() && ty.bits() > self.max_bits)
+                        self.max_bits = ty.bits();
+                }
+                self.cost++;
+                if (n->node_type != IRNodeType::Call) return;
+                const auto *c = static_cast<const Call *>(n);
+                // Index arithmetic is not work done per value: a clamped
+                // load (a boundary condition) costs one.
+                for (const Expr &a : c->args) visit_all(a, [&](const IRNode *) { self.cost--; });
+                if (c->call_type != Call::Loom || !c->func.defined() || c->func.same_as(f)) return;
+                auto it = info.funcs.find(c->func.name());
+                if (it == info.funcs.end()) return;
+                FuncInfo &callee = it->second;
+                if (std::find(callee.consumers.begin(), callee.consumers.end(), f.name()) ==
+                    callee.consumers.end())
+                    callee.consumers.push_back(f.name());
+                for (const Expr &a : c->args)
+                    callee.access = worse(callee.access, arg_access(a, &callee.max_offset));
+                if (f.args().size() > c->args.size()) callee.reused_across_dims = true;
+            });
+        };
+        auto scan_def = [&](const Definition &d, bool update) {
+            for (const Expr &v : d.values) scan(v);
+            for (const Expr &a : d.args)
+                if (update) scan(a);
+        };
+        scan_def(f.definition(), false);
+        for (const Definition &u : f.updates()) scan_def(u, true);
+        self.cost = std::max(self.cost, 1);
+    }
+    return info;
+}
+
+} // namespace Internal
+} // namespace loom

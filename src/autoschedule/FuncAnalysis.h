@@ -1,0 +1,53 @@
+#ifndef LOOM_AUTOSCHEDULE_FUNC_ANALYSIS_H
+#define LOOM_AUTOSCHEDULE_FUNC_ANALYSIS_H
+
+// What the heuristic auto-scheduler needs to know of each Func: who calls
+// it and how (at the same point, at constant offsets, or otherwise), what it
+// costs, how wide its types are, and whether the user scheduled it.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "loom/Function.h"
+
+namespace loom {
+namespace Internal {
+
+/** How a consumer's calls index a producer. */
+enum class Access {
+    Pointwise, // every argument is a Var of the consumer (or a constant)
+    Stencil,   // Vars plus constant offsets
+    Other      // scaled, data-dependent or clamped coordinates
+};
+
+struct FuncInfo {
+    Function func;
+    std::vector<std::string> consumers; // Funcs whose definitions call it
+    Access access = Access::Pointwise;  // the worst access over all its calls
+    int max_offset = 0;                 // the largest |offset| of a stencil access
+    int cost = 0;                       // IR nodes in its definitions
+    int max_bits = 8;                   // the widest non-bool type it computes with
+    /** A consumer has more dimensions (an RGB output of a gray ratio):
+     * inlining would recompute each value once per extra coordinate. */
+    bool reused_across_dims = false;
+    bool is_output = false;
+    bool has_updates = false;
+    bool user_scheduled = false;
+};
+
+struct PipelineInfo {
+    std::vector<std::string> order; // producers first
+    std::map<std::string, FuncInfo> funcs;
+};
+
+PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
+                              const std::vector<Function> &outputs);
+
+/** Has the user scheduled f in any way (placement, loops, storage)? */
+bool is_user_scheduled(const Function &f);
+
+} // namespace Internal
+} // namespace loom
+
+#endif

@@ -1,0 +1,403 @@
+// The "Loom" auto-scheduler: a few rules of thumb that hand schedules of
+// image and tensor pipelines follow, applied through the public scheduling
+// API (so the result is what a user could have written, and prints as such):
+//
+//  - cheap Funcs and Funcs read only at the point being computed are inlined
+//    (unless a consumer with more dimensions, such as the channels of an RGB
+//    output, would recompute them once per extra coordinate);
+//  - Funcs read at constant offsets (stencils) are computed per strip of rows
+//    of the Func that consumes them ("groups": one root Func and its strip
+//    members), vectorized along their innermost dimension;
+//  - everything else (reductions, resamplings, data-dependent reads, Funcs
+//    read by several groups) is computed at root and heads its own group;
+//  - a group's root is vectorized along its innermost dimension, its small
+//    dimensions (color channels) go inside the strip loop, and its strips are
+//    sized for enough parallel tasks and for the members' rows to stay in the
+//    cache;
+//  - a reduction read pointwise by one consumer whose update keeps all pure
+//    Vars (a matrix product) is register-blocked: computed per 4-row block of
+//    a tile of its consumer, with its vector sums unrolled in registers.
+//
+// Splits use ShiftInwards only where the loop is known to be at least the
+// factor long (JIT sizes or estimates), else GuardWithIf, so a schedule
+// never makes the pipeline read outside the region the default schedule
+// reads.
+
+#include "autoschedule/HeuristicScheduler.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "autoschedule/FuncAnalysis.h"
+#include "autoschedule/ScheduleUtil.h"
+#include "ir/Error.h"
+#include "loom/Func.h"
+#include "loom/Pipeline.h"
+
+namespace loom {
+namespace Internal {
+
+namespace {
+
+/** Cost in IR nodes (not counting index arithmetic) up to which a producer
+ * is recomputed at each use (a boundary condition, a cast, a wrapper of a
+ * Buffer) rather than stored, whatever its access pattern. */
+constexpr int cheap_cost = 3;
+
+struct Group {
+    std::string root;
+    std::vector<std::string> members; // producers first
+};
+
+class Heuristic {
+    const PipelineInfo &info_;
+    const HeuristicOptions &opts_;
+    std::map<std::string, std::vector<int>> sizes_; // known extents of group roots
+    std::map<std::string, std::string> placement_;  // Func -> "inline", "root" or group root
+    std::vector<std::string> left_alone_;
+    std::set<std::string> sliding_; // members stored per strip, computed per row
+
+    const FuncInfo &fi(const std::string &n) const { return info_.funcs.at(n); }
+
+    int vector_width(const FuncInfo &f) const {
+        return std::max(1, opts_.vector_bits / std::max(8, f.max_bits)) *
+               std::max(1, opts_.vector_multiplier);
+    }
+
+    /** A loop name not used by f's stages: base, else base with underscores. */
+    static std::string fresh(const Function &f, const std::string &base) {
+        std::set<std::string> used;
+        auto add = [&](const StageSchedule &s) {
+            for (const Dim &d : s.dims) used.insert(short_loop_name(d.var));
+        };
+        add(f.definition().schedule);
+        for (const Definition &u : f.updates()) add(u.schedule);
+        for (const std::string &a : f.args()) used.insert(a);
+        std::string n = base;
+        while (used.count(n)) n += "_";
+        return n;
+    }
+
+    /** The groups each Func's uses fall in (through inlined Funcs). */
+    std::set<std::string> groups_using(const std::string &name) const {
+        std::set<std::string> out;
+        for (const std::string &c : fi(name).consumers) {
+            const std::string &p = placement_.at(c);
+            if (p == "inline") {
+                std::set<std::string> up = groups_using(c);
+                out.insert(up.begin(), up.end());
+            } else {
+                out.insert(p == "root" ? c : p);
+            }
+        }
+        return out;
+    }
+
+    /** The worst access to name, through inlined consumers too. */
+    Access access_through_inlines(const std::string &name) const {
+        Access a = fi(name).access;
+        for (const std::string &c : fi(name).consumers)
+            if (placement_.at(c) == "inline" && fi(c).access != Access::Pointwise)
+                a = std::max(a, fi(c).access == Access::Stencil ? Access::Stencil : Access::Other);
+        return a;
+    }
+
+    bool is_matrix_product(const FuncInfo &f) const {
+        if (f.func.updates().size() != 1 || f.consumers.size() != 1 ||
+            f.access != Access::Pointwise)
+            return false;
+        const Definition &u = f.func.updates()[0];
+        if (u.rvars.empty() || u.args.size() < 2) return false;
+        std::vector<std::string> loops = initial_loops(u, true, f.func.args());
+        for (const std::string &a : f.func.args())
+            if (std::find(loops.begin(), loops.end(), a) == loops.end()) return false;
+        const FuncInfo &c = fi(f.consumers[0]);
+        return c.is_output && !c.has_updates && !c.user_scheduled &&
+               c.func.args().size() == f.func.args().size();
+    }
+
+    /** Decide inline / root / member, consumers first. */
+    void place() {
+        for (auto it = info_.order.rbegin(); it != info_.order.rend(); ++it) {
+            const FuncInfo &f = fi(*it);
+            if (f.user_scheduled) {
+                // Left as the user wrote it; treat it as root for its producers.
+                placement_[*it] = f.func.schedule().compute_level.is_inlined() && !f.has_updates
+                                      ? "inline"
+                                      : "root";
+                left_alone_.push_back(*it);
+                continue;
+            }
+            if (f.is_output || f.has_updates) {
+                placement_[*it] = "root";
+                continue;
+            }
+            Access a = access_through_inlines(*it);
+            auto choice = opts_.placement.find(*it);
+            std::string want = choice == opts_.placement.end() ? "" : choice->second;
+            if (want == "inline" || want == "root") {
+                placement_[*it] = want;
+                continue;
+            }
+            if (want == "strip" || want == "sliding") {
+                std::set<std::string> groups = groups_using(*it);
+                bool ok = groups.size() == 1 && !fi(*groups.begin()).user_scheduled &&
+                          !fi(*groups.begin()).has_updates;
+                placement_[*it] = ok ? *groups.begin() : "root";
+                if (ok && want == "sliding") sliding_.insert(*it);
+                continue;
+            }
+            // A pointwise Func is inlined unless inlining would recompute it
+            // for every coordinate of a consumer's extra dimensions.
+            bool reused = f.reused_across_dims && f.cost > cheap_cost;
+            if (f.cost <= cheap_cost || (a == Access::Pointwise && !reused)) {
+                placement_[*it] = "inline";
+                continue;
+            }
+            std::set<std::string> groups = groups_using(*it);
+            if (a != Access::Other && groups.size() == 1 && !fi(*groups.begin()).user_scheduled &&
+                !fi(*groups.begin()).has_updates) {
+                placement_[*it] = *groups.begin();
+                continue;
+            }
+            placement_[*it] = "root";
+        }
+    }
+
+    /** Split a root's strip dimension and vectorize it; members go at the
+     * strip loop. */
+    void schedule_group(const Group &g) {
+        const FuncInfo &rf = fi(g.root);
+        Function function = rf.func;
+        Func f(function);
+        const std::vector<std::string> &args = function.args();
+        if (args.empty()) return;
+        auto it = sizes_.find(g.root);
+        std::vector<int> ext = it == sizes_.end() ? std::vector<int>() : it->second;
+        auto extent = [&](size_t i) { return i < ext.size() ? ext[i] : -1; };
+        const int vw = vector_width(rf);
+        Var x(args[0]);
+
+        // The strip dimension: the outermost one that is not small.
+        int strip_dim = -1;
+        std::vector<Var> small;
+        for (size_t i = args.size(); i-- > 1;) {
+            int e = extent(i);
+            if (strip_dim < 0 && (e < 0 || e >= 8))
+                strip_dim = int(i);
+            else if (e >= 0 && e < 8)
+                small.emplace_back(args[i]);
+        }
+        if (!small.empty() && strip_dim >= 0) {
+            // Small dimensions (channels) inside the strip loop, shared by one row.
+            std::vector<VarOrRVar> order{x};
+            for (auto s = small.rbegin(); s != small.rend(); ++s) order.push_back(*s);
+            for (size_t i = 1; i < args.size(); i++) {
+                bool is_small = false;
+                for (const Var &s : small) is_small |= s.name() == args[i];
+                if (!is_small) order.push_back(Var(args[i]));
+            }
+            f.reorder(order);
+        }
+        Var strip_outer, strip_inner;
+        bool have_strip = false, have_inner = false;
+        int row_bytes = 0;
+        for (const std::string &m : g.members)
+            row_bytes += std::max(1, extent(0) > 0 ? extent(0) : 1024) * fi(m).max_bits / 8;
+        if (strip_dim >= 0) {
+            Var s(args[size_t(strip_dim)]);
+            int h = extent(size_t(strip_dim));
+            int tasks = std::max(1, opts_.parallelism) * 4;
+            int rows = h > 0 ? h / tasks : 16;
+            rows = std::min(std::max(rows, 1), 64);
+            if (!g.members.empty()) {
+                rows = std::max(rows, 8);
+                if (row_bytes > 0)
+                    rows = std::min<int>(
+                        rows, std::max<int>(8, int(opts_.cache_bytes / uint64_t(2 * row_bytes))));
+            }
+            if (opts_.rows_per_task > 0) rows = opts_.rows_per_task;
+            if (h > 0) rows = std::min(rows, h);
+            if (rows > 1) {
+                Var so(fresh(function, args[size_t(strip_dim)] + "o")),
+                    si(fresh(function, args[size_t(strip_dim)] + "i"));
+                f.split(s, so, si, rows,
+                        h >= rows ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
+                f.parallel(so);
+                strip_outer = so;
+                strip_inner = si;
+                have_inner = true;
+            } else {
+                f.parallel(s);
+                strip_outer = s;
+            }
+            have_strip = true;
+        }
+        int w = extent(0);
+        if (vw > 1 && (w < 0 || w >= vw))
+            f.vectorize(x, vw, w >= vw ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
+        if (!have_strip && (w < 0 || w >= vw * 64)) {
+            // One dimension: parallel chunks of whole vectors.
+            Var xo(fresh(function, args[0] + "o"));
+            int chunk = w > 0 ? std::max(vw * 4, w / (std::max(1, opts_.parallelism) * 4)) : 4096;
+            if (vw > 1) chunk = std::max(1, chunk / vw);
+            f.split(x, xo, x, chunk, TailStrategy::GuardWithIf).parallel(xo);
+            strip_outer = xo;
+            have_strip = true;
+        }
+        for (const std::string &m : g.members) {
+            Func mf(fi(m).func);
+            if (have_inner && sliding_.count(m))
+                mf.store_at(f, strip_outer).compute_at(f, strip_inner);
+            else if (have_strip)
+                mf.compute_at(f, strip_outer);
+            else
+                mf.compute_root();
+            const FuncInfo &mi = fi(m);
+            int mvw = vector_width(mi);
+            if (mvw > 1 && !mi.func.args().empty())
+                mf.vectorize(Var(mi.func.args()[0]), mvw,
+                             w >= mvw ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
+        }
+        // Updates: vectorize and parallelize their pure loops as the pure stage.
+        for (size_t k = 0; k < function.updates().size(); k++) {
+            std::vector<std::string> loops =
+                initial_loops(function.updates()[k], true, function.args());
+            auto has = [&](const std::string &v) {
+                return std::find(loops.begin(), loops.end(), v) != loops.end();
+            };
+            Stage st = f.update(int(k));
+            if (vw > 1 && has(args[0]) && (w < 0 || w >= vw))
+                st.vectorize(x, vw, TailStrategy::GuardWithIf);
+            if (strip_dim >= 0 && has(args[size_t(strip_dim)]))
+                st.parallel(Var(args[size_t(strip_dim)]));
+        }
+    }
+
+    /** Halide's hand schedule shape for C = A * B: tiles of 3 vectors by 32
+     * rows in parallel, the product per 4-row block in registers. */
+    void schedule_matrix_product(const FuncInfo &prod, const FuncInfo &out) {
+        Func o(out.func), p(prod.func);
+        const std::vector<std::string> &oa = out.func.args();
+        const std::vector<std::string> &pa = prod.func.args();
+        auto it = sizes_.find(out.func.name());
+        std::vector<int> ext = it == sizes_.end() ? std::vector<int>() : it->second;
+        int vw =
+            std::max(1, opts_.vector_bits / std::max(8, std::max(prod.max_bits, out.max_bits)));
+        int tx = std::max(1, opts_.matmul_tile_vectors) * vw,
+            ty = std::max(1, opts_.matmul_tile_rows);
+        int br = std::max(1, std::min(opts_.matmul_block_rows, ty));
+        bool fits = ext.size() >= 2 && ext[0] >= tx && ext[1] >= ty;
+        if (!fits) {
+            schedule_group(Group{out.func.name(), {}});
+            return;
+        }
+        Var x(oa[0]), y(oa[1]), xi(fresh(out.func, "xi")), yi(fresh(out.func, "yi")),
+            yii(fresh(out.func, "yii")), xy(fresh(out.func, "xy"));
+        o.tile(x, y, xi, yi, tx, ty)
+            .fuse(x, y, xy)
+            .parallel(xy)
+            .split(yi, yi, yii, br)
+            .vectorize(xi, vw)
+            .unroll(xi)
+            .unroll(yii);
+        Var px(pa[0]), py(pa[1]);
+        p.compute_at(o, yi).vectorize(px, vw).unroll(py, br);
+        std::vector<VarOrRVar> order{px, py};
+        for (const ReductionVariable &rv : prod.func.updates()[0].rvars)
+            order.emplace_back(rv.var, true);
+        p.update().reorder(order).vectorize(px, vw).unroll(py, br);
+        if (tx / vw > 1) p.update().unroll(px, tx / vw);
+    }
+
+public:
+    Heuristic(const PipelineInfo &info, const HeuristicOptions &opts,
+              const std::map<std::string, std::vector<int>> &output_sizes)
+        : info_(info), opts_(opts), sizes_(output_sizes) {}
+
+    std::vector<std::string> run() {
+        place();
+        // Matrix products first: they schedule their consumer too.
+        std::set<std::string> done;
+        for (const std::string &n : info_.order) {
+            const FuncInfo &f = fi(n);
+            if (f.user_scheduled || !is_matrix_product(f)) continue;
+            const FuncInfo &out = fi(f.consumers[0]);
+            schedule_matrix_product(f, out);
+            done.insert(n);
+            done.insert(out.func.name());
+        }
+        std::map<std::string, Group> groups;
+        for (const std::string &n : info_.order) {
+            const std::string &p = placement_.at(n);
+            if (fi(n).user_scheduled || done.count(n)) continue;
+            if (p == "root") {
+                groups[n].root = n;
+            } else if (p != "inline") {
+                groups[p].root = p;
+                groups[p].members.push_back(n);
+            }
+        }
+        for (const std::string &n : info_.order) {
+            auto it = groups.find(n);
+            if (it == groups.end()) continue;
+            const FuncInfo &f = fi(n);
+            if (!f.is_output) Func(f.func).compute_root();
+            schedule_group(it->second);
+        }
+        return left_alone_;
+    }
+};
+
+} // namespace
+
+std::vector<std::string> heuristic_schedule(const Pipeline &pipeline, const HeuristicOptions &opts,
+                                            const std::vector<std::vector<int>> &output_sizes) {
+    std::vector<Function> funcs = pipeline_functions(pipeline);
+    std::vector<Function> outputs;
+    for (const Func &f : pipeline.outputs()) outputs.push_back(f.function());
+    PipelineInfo info = analyze_pipeline(funcs, outputs);
+    std::map<std::string, std::vector<int>> sizes;
+    for (size_t i = 0; i < outputs.size() && i < output_sizes.size(); i++)
+        if (!output_sizes[i].empty()) sizes[outputs[i].name()] = output_sizes[i];
+    // Roots that are not outputs get the first output's sizes as a guess
+    // for strip heights; their splits are guarded (their regions are unknown).
+    Heuristic h(info, opts, sizes);
+    return h.run();
+}
+
+HeuristicOptions heuristic_options(const Target &target,
+                                   const std::map<std::string, std::string> &extra) {
+    HeuristicOptions o;
+    o.parallelism = int(std::max(1u, std::thread::hardware_concurrency()));
+    o.vector_bits = target.natural_vector_size(Float(32)) * 32;
+    for (const auto &[key, value] : extra) {
+        long v = 0;
+        try {
+            v = std::stol(value);
+        } catch (...) {
+            user_error("The Loom auto-scheduler's option " << key << " is " << value
+                                                           << "; it must be a positive integer");
+        }
+        if (v <= 0)
+            user_error("The Loom auto-scheduler's option " << key << " is " << value
+                                                           << "; it must be a positive integer");
+        if (key == "parallelism")
+            o.parallelism = int(v);
+        else if (key == "vector_width")
+            o.vector_bits = int(v) * 32;
+        else if (key == "last_level_cache_size")
+            o.cache_bytes = uint64_t(v);
+        else
+            user_error("The Loom auto-scheduler has no option "
+                       << key
+                       << "; its options are parallelism, vector_width and "
+                          "last_level_cache_size");
+    }
+    return o;
+}
+
+} // namespace Internal
+} // namespace loom

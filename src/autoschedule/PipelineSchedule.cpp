@@ -1,0 +1,379 @@
+// PipelineSchedule: extract a pipeline's schedule, apply it to another copy
+// of the same algorithm, compare and hash it. Printing and reading live in
+// ScheduleSource.cpp (C++) and ScheduleJSON.cpp (JSON).
+
+#include "loom/PipelineSchedule.h"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "autoschedule/ScheduleUtil.h"
+#include "ir/Error.h"
+#include "ir/IRMutator.h"
+#include "ir/IRPrinter.h"
+#include "ir/IRUtil.h"
+#include "loom/Func.h"
+#include "loom/Pipeline.h"
+#include "lower/FindEnvironment.h"
+
+namespace loom {
+
+using namespace Internal;
+
+namespace Internal {
+
+std::vector<Function> pipeline_functions(const Pipeline &pipeline) {
+    std::vector<Function> outputs;
+    for (const Func &f : pipeline.outputs()) outputs.push_back(f.function());
+    if (outputs.empty()) user_error("The Pipeline has no outputs; it has no schedule");
+    Environment env = find_environment(outputs);
+    std::vector<Function> funcs;
+    for (const std::string &name : realization_order(outputs, env)) funcs.push_back(env.at(name));
+    return funcs;
+}
+
+std::map<std::string, Parameter> all_params_of(const std::vector<Function> &funcs) {
+    std::map<std::string, Parameter> params;
+    auto scan = [&](const Expr &e) {
+        if (!e.defined()) return;
+        visit_all(e, [&](const IRNode *n) {
+            if (n->node_type == IRNodeType::Variable) {
+                const auto *v = static_cast<const Variable *>(n);
+                if (v->param.defined()) params.emplace(v->param.name(), v->param);
+            } else if (n->node_type == IRNodeType::Call) {
+                const auto *c = static_cast<const Call *>(n);
+                if (c->param.defined()) params.emplace(c->param.name(), c->param);
+            }
+        });
+    };
+    for (const Function &f : funcs) {
+        auto def = [&](const Definition &d) {
+            for (const Expr &e : d.args) scan(e);
+            for (const Expr &e : d.values) scan(e);
+            for (const Expr &e : d.predicates) scan(e);
+            for (const ReductionVariable &rv : d.rvars) {
+                scan(rv.min);
+                scan(rv.extent);
+            }
+            for (const Split &sp : d.schedule.splits) scan(sp.factor);
+        };
+        def(f.definition());
+        for (const Definition &u : f.updates()) def(u);
+    }
+    return params;
+}
+
+std::map<std::string, Parameter> scalar_params_of(const std::vector<Function> &funcs) {
+    std::map<std::string, Parameter> params;
+    for (const auto &[name, p] : all_params_of(funcs))
+        if (!p.is_buffer()) params.emplace(name, p);
+    return params;
+}
+
+namespace {
+
+class RebindParams : public IRMutator {
+    const std::map<std::string, Parameter> &params_;
+
+public:
+    explicit RebindParams(const std::map<std::string, Parameter> &p) : params_(p) {}
+    using IRMutator::visit;
+    Expr visit(const Variable *v) override {
+        if (!v->param.defined() || v->param.is_buffer()) return v;
+        auto it = params_.find(v->name);
+        if (it == params_.end() || it->second.same_as(v->param)) return v;
+        return Variable::make(v->type, v->name, it->second);
+    }
+};
+
+} // namespace
+
+Expr rebind_params(const Expr &e, const std::map<std::string, Parameter> &params) {
+    if (!e.defined() || params.empty()) return e;
+    RebindParams r(params);
+    return r.mutate(e);
+}
+
+std::string short_loop_name(const std::string &qualified) {
+    size_t dot = qualified.rfind('.');
+    return dot == std::string::npos ? qualified : qualified.substr(dot + 1);
+}
+
+std::string root_loop_name(const std::string &qualified) {
+    return qualified.substr(0, qualified.find('.'));
+}
+
+std::vector<std::string> initial_loops(const Definition &def, bool is_update,
+                                       const std::vector<std::string> &pure_args) {
+    std::vector<std::string> loops;
+    if (!is_update) return pure_args;
+    for (const ReductionVariable &rv : def.rvars) loops.push_back(rv.var);
+    for (size_t i = 0; i < pure_args.size() && i < def.args.size(); i++) {
+        const auto *v = def.args[i].as<Variable>();
+        if (v && v->name == pure_args[i]) loops.push_back(pure_args[i]);
+    }
+    return loops;
+}
+
+} // namespace Internal
+
+PipelineSchedule PipelineSchedule::of(const Pipeline &pipeline) {
+    PipelineSchedule s;
+    for (const Function &f : pipeline_functions(pipeline)) {
+        FuncEntry e;
+        e.func = f.name();
+        e.args = f.args();
+        e.placement = f.schedule();
+        e.stages.push_back(f.definition().schedule);
+        e.atomic.push_back(f.definition().atomic);
+        e.initial_loops.push_back(f.args());
+        for (const Definition &u : f.updates()) {
+            e.stages.push_back(u.schedule);
+            e.atomic.push_back(u.atomic);
+            e.initial_loops.push_back(initial_loops(u, true, f.args()));
+        }
+        s.funcs_.push_back(std::move(e));
+    }
+    return s;
+}
+
+const PipelineSchedule::FuncEntry *PipelineSchedule::find(const std::string &func) const {
+    for (const FuncEntry &e : funcs_)
+        if (e.func == func) return &e;
+    return nullptr;
+}
+
+namespace {
+
+std::string list(const std::vector<std::string> &names) {
+    std::string s;
+    for (const std::string &n : names) s += (s.empty() ? "" : ", ") + n;
+    return s.empty() ? std::string("(none)") : s;
+}
+
+/** Why entry e cannot be applied to f, or "". */
+std::string mismatch(const PipelineSchedule::FuncEntry &e, const Function &f) {
+    if (e.args != f.args())
+        return "it has pure Vars (" + list(f.args()) + ") but the schedule is for (" +
+               list(e.args) + ")";
+    if (e.stages.size() != f.updates().size() + 1)
+        return "it has " + std::to_string(f.updates().size()) +
+               " update definitions but the schedule has " + std::to_string(e.stages.size() - 1);
+    for (size_t i = 0; i < e.stages.size(); i++) {
+        const Definition &def = i == 0 ? f.definition() : f.updates()[i - 1];
+        std::vector<std::string> loops = initial_loops(def, i > 0, f.args());
+        for (const Dim &d : e.stages[i].dims) {
+            std::string root = root_loop_name(d.var);
+            if (is_single_thread_loop(root)) continue;
+            if (std::find(loops.begin(), loops.end(), root) == loops.end())
+                return "the schedule of its " +
+                       (i == 0 ? std::string("pure definition")
+                               : "update " + std::to_string(i - 1)) +
+                       " has a loop " + d.var + " made from " + root +
+                       ", which is not one of its loop variables (" + list(loops) + ")";
+        }
+    }
+    return "";
+}
+
+/** Is e the schedule every Func starts with? */
+bool is_default(const PipelineSchedule::FuncEntry &e) {
+    const FuncSchedule &p = e.placement;
+    if (!p.compute_level.is_inlined() || p.store_level_set || p.memory_type != MemoryType::Auto ||
+        !p.bounds.empty() || !p.estimates.empty() || !p.storage_dims.empty() ||
+        !p.storage_folds.empty())
+        return false;
+    for (size_t i = 0; i < e.stages.size(); i++) {
+        const StageSchedule &s = e.stages[i];
+        if (s.touched || !s.splits.empty() || !s.specializations.empty()) return false;
+        if (i < e.atomic.size() && e.atomic[i]) return false;
+        if (i >= e.initial_loops.size() || s.dims.size() != e.initial_loops[i].size()) return false;
+        for (size_t k = 0; k < s.dims.size(); k++)
+            if (s.dims[k].var != e.initial_loops[i][k] || s.dims[k].for_type != ForType::Serial)
+                return false;
+    }
+    return true;
+}
+
+void rebind_stage(StageSchedule &s, const std::map<std::string, Parameter> &params) {
+    for (Split &sp : s.splits) sp.factor = rebind_params(sp.factor, params);
+    for (Specialization &sp : s.specializations) {
+        sp.condition = rebind_params(sp.condition, params);
+        rebind_stage(sp.schedule, params);
+    }
+}
+
+void rebind_placement(FuncSchedule &p, const std::map<std::string, Parameter> &params) {
+    for (std::vector<Bound> *bounds : {&p.bounds, &p.estimates})
+        for (Bound &b : *bounds)
+            for (Expr *e : {&b.min, &b.extent, &b.modulus, &b.remainder})
+                *e = rebind_params(*e, params);
+    for (StorageFold &f : p.storage_folds) f.extent = rebind_params(f.extent, params);
+}
+
+} // namespace
+
+void PipelineSchedule::apply(const Pipeline &pipeline) const {
+    std::vector<Function> funcs = pipeline_functions(pipeline);
+    std::map<std::string, Function> by_name;
+    for (const Function &f : funcs) by_name.emplace(f.name(), f);
+    // Funcs are matched by name. Funcs named by Loom (boundary conditions,
+    // wrappers of Buffers, unnamed Funcs) get new names in each copy of an
+    // algorithm: the recorded Funcs left without a match pair up, in order,
+    // with the pipeline's unmatched Funcs, when there are as many of each.
+    std::map<std::string, std::string> renamed; // recorded name -> pipeline's name
+    std::vector<const FuncEntry *> unmatched;
+    std::set<std::string> matched;
+    std::set<const FuncEntry *> skipped;
+    for (const FuncEntry &e : funcs_) {
+        if (by_name.count(e.func)) {
+            renamed[e.func] = e.func;
+            matched.insert(e.func);
+        } else if (is_default(e)) {
+            skipped.insert(&e); // nothing to apply
+        } else {
+            unmatched.push_back(&e);
+        }
+    }
+    std::vector<Function> spare;
+    for (const Function &f : funcs)
+        if (!matched.count(f.name())) spare.push_back(f);
+    if (!unmatched.empty() && unmatched.size() <= spare.size()) {
+        bool fits = true;
+        for (size_t i = 0; i < unmatched.size() && fits; i++)
+            fits = mismatch(*unmatched[i], spare[i]).empty();
+        if (fits)
+            for (size_t i = 0; i < unmatched.size(); i++)
+                renamed[unmatched[i]->func] = spare[i].name();
+    }
+    // Check everything first, so a schedule that does not fit changes nothing.
+    for (const FuncEntry &e : funcs_) {
+        if (skipped.count(&e)) continue;
+        auto r = renamed.find(e.func);
+        if (r == renamed.end()) {
+            std::vector<std::string> names;
+            for (const Function &f : funcs) names.push_back(f.name());
+            user_error("The schedule names Func " << e.func
+                                                  << ", which the pipeline does not compute; its "
+                                                     "Funcs are "
+                                                  << list(names));
+        }
+        std::string why = mismatch(e, by_name.at(r->second));
+        if (!why.empty())
+            user_error("The schedule of Func " << e.func << " does not fit the pipeline's Func "
+                                               << r->second << ": " << why);
+    }
+    auto rename_level = [&](LoopLevel &l) {
+        if (l.is_root() || l.is_inlined() || !l.defined()) return;
+        auto it = renamed.find(l.func());
+        if (it != renamed.end() && it->second != l.func())
+            l = LoopLevel(it->second, l.var(), l.stage_index());
+    };
+    std::map<std::string, Parameter> params = scalar_params_of(funcs);
+    for (const FuncEntry &e : funcs_) {
+        if (skipped.count(&e)) continue;
+        Function f = by_name.at(renamed.at(e.func));
+        FuncSchedule placement = e.placement;
+        rebind_placement(placement, params);
+        rename_level(placement.compute_level);
+        rename_level(placement.store_level);
+        f.schedule() = placement;
+        for (size_t i = 0; i < e.stages.size(); i++) {
+            Definition &def = i == 0 ? f.definition() : f.updates()[i - 1];
+            def.schedule = e.stages[i];
+            rebind_stage(def.schedule, params);
+            def.atomic = i < e.atomic.size() && e.atomic[i];
+        }
+        f.invalidate_cache();
+    }
+}
+
+namespace {
+
+// A canonical text of every field: equality and the hash use it.
+
+void dump(std::ostream &os, const Expr &e) {
+    if (e.defined())
+        os << e;
+    else
+        os << "_";
+}
+
+void dump_stage(std::ostream &os, const StageSchedule &s) {
+    os << "splits";
+    for (const Split &sp : s.splits) {
+        os << " [" << int(sp.kind) << " " << sp.old_var << " " << sp.outer << " " << sp.inner
+           << " ";
+        dump(os, sp.factor);
+        os << " " << sp.exact << " " << int(sp.tail) << "]";
+    }
+    os << " dims";
+    for (const Dim &d : s.dims)
+        os << " [" << d.var << " " << int(d.for_type) << " " << int(d.device_api) << " "
+           << d.is_rvar << "]";
+    os << " touched " << s.touched;
+    for (const Specialization &sp : s.specializations) {
+        os << " specialize(";
+        dump(os, sp.condition);
+        os << " " << sp.failure << " " << sp.failure_message << " ";
+        dump_stage(os, sp.schedule);
+        os << ")";
+    }
+}
+
+void dump_bounds(std::ostream &os, const char *what, const std::vector<Bound> &bounds) {
+    os << " " << what;
+    for (const Bound &b : bounds) {
+        os << " [" << b.var;
+        for (const Expr *e : {&b.min, &b.extent, &b.modulus, &b.remainder}) {
+            os << " ";
+            dump(os, *e);
+        }
+        os << "]";
+    }
+}
+
+std::string canonical_text(const PipelineSchedule &s) {
+    std::ostringstream os;
+    for (const PipelineSchedule::FuncEntry &e : s.funcs()) {
+        const FuncSchedule &p = e.placement;
+        os << "func " << e.func << " (" << list(e.args) << ") compute "
+           << p.compute_level.to_string() << " store " << p.store_level.to_string() << " "
+           << p.store_level_set << " memory " << int(p.memory_type);
+        dump_bounds(os, "bounds", p.bounds);
+        dump_bounds(os, "estimates", p.estimates);
+        os << " storage";
+        for (const std::string &d : p.storage_dims) os << " " << d;
+        for (const StorageFold &f : p.storage_folds) {
+            os << " fold [" << f.var << " ";
+            dump(os, f.extent);
+            os << " " << f.fold_forward << "]";
+        }
+        os << "\n";
+        for (size_t i = 0; i < e.stages.size(); i++) {
+            os << "  stage " << i << (i < e.atomic.size() && e.atomic[i] ? " atomic " : " ");
+            dump_stage(os, e.stages[i]);
+            os << "\n";
+        }
+    }
+    return os.str();
+}
+
+} // namespace
+
+uint64_t PipelineSchedule::hash() const {
+    // FNV-1a: stable across processes and builds, unlike std::hash.
+    uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : canonical_text(*this)) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+bool PipelineSchedule::operator==(const PipelineSchedule &other) const {
+    return canonical_text(*this) == canonical_text(other);
+}
+
+} // namespace loom

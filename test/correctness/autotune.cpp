@@ -1,0 +1,145 @@
+// The empirical autotuner: a short tuning run returns a schedule that gives
+// the reference result and is no slower than the heuristic's own choice
+// (which always stays a finalist), the cache returns the same winner with
+// no trials, a changed algorithm makes its entry stale (reported by Func
+// name), and failing candidates are skipped.
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "Loom.h"
+#include "common/RandomPipelines.h"
+#include "common/ScopedEnv.h"
+
+using namespace loom;
+
+namespace {
+
+std::string fresh_cache_dir(const std::string &name) {
+    auto dir = std::filesystem::temp_directory_path() /
+               ("loom_autotune_" + name + "_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    return dir.string();
+}
+
+Buffer<int> image(int w, int h) {
+    Buffer<int> in(w, h);
+    for (int j = 0; j < h; j++)
+        for (int i = 0; i < w; i++) in(i, j) = (i * 5 + j * 3) % 200;
+    return in;
+}
+
+AutotuneOptions quick(const std::string &cache) {
+    AutotuneOptions o;
+    o.budget_seconds = 20;
+    o.max_trials = 10;
+    o.runs = 3;
+    o.cache_dir = cache;
+    return o;
+}
+
+} // namespace
+
+TEST_CASE("autotune: a short run, then the cache", "[autotune]") {
+    const int W = 256, H = 160;
+    Buffer<int> in = image(W, H);
+    std::string cache = fresh_cache_dir("blur");
+    auto shape = loom_test::separable_blur();
+    std::vector<Func> funcs = shape.build(in);
+    int reported = 0;
+    AutotuneOptions o = quick(cache);
+    o.on_progress = [&](const AutotuneProgress &p) {
+        CHECK(p.trials > reported - 1);
+        reported = p.trials;
+    };
+    AutotuneResult r = autotune(Pipeline(funcs.back()), {W, H}, o);
+    INFO(r.schedule_source);
+    CHECK_FALSE(r.from_cache);
+    CHECK(r.trials > 1);
+    CHECK(r.trials <= 10);
+    CHECK(reported == r.trials);
+    CHECK(r.best_ms > 0);
+    // The heuristic's schedule is always a finalist, and a challenger must be
+    // faster than it to win: the winner is no slower (within the margin).
+    CHECK(r.best_ms <= r.baseline_ms * 1.031);
+    CHECK(r.schedule == PipelineSchedule::of(Pipeline(funcs.back())));
+    Buffer<int> out = funcs.back().realize({W, H});
+    for (int j = 0; j < H; j++)
+        for (int i = 0; i < W; i++) REQUIRE(out(i, j) == shape.reference(in, i, j));
+
+    // The same pipeline and sizes again: the cache answers, with no trials.
+    std::vector<Func> again = shape.build(in);
+    AutotuneResult hit = autotune(Pipeline(again.back()), {W, H}, o);
+    CHECK(hit.from_cache);
+    CHECK(hit.trials == 0);
+    CHECK(hit.schedule == r.schedule);
+    std::filesystem::remove_all(cache);
+}
+
+TEST_CASE("autotune: a changed algorithm makes the cache entry stale", "[autotune]") {
+    const int W = 64, H = 48;
+    Buffer<int> in = image(W, H);
+    std::string cache = fresh_cache_dir("stale");
+    auto build = [&](int k) {
+        Var x("x"), y("y");
+        Func a("a"), out("out");
+        a(x, y) = in(x, y) * k;
+        out(x, y) = a(x, y) + a(x + 1, y) + a(x, y + 1);
+        return out;
+    };
+    AutotuneOptions o = quick(cache);
+    o.max_trials = 3;
+    Func first = build(2);
+    AutotuneResult r1 = autotune(Pipeline(first), {W - 1, H - 1}, o);
+    CHECK(r1.stale_funcs.empty());
+    Func second = build(3); // the same names, another definition of a
+    AutotuneResult r2 = autotune(Pipeline(second), {W - 1, H - 1}, o);
+    CHECK_FALSE(r2.from_cache);
+    REQUIRE(r2.stale_funcs == std::vector<std::string>{"a"});
+    Buffer<int> out = second.realize({W - 1, H - 1});
+    for (int j = 0; j < H - 1; j++)
+        for (int i = 0; i < W - 1; i++)
+            REQUIRE(out(i, j) == 3 * (in(i, j) + in(i + 1, j) + in(i, j + 1)));
+    std::filesystem::remove_all(cache);
+}
+
+TEST_CASE("autotune: failing candidates are skipped, not fatal", "[autotune]") {
+    loom_test::ScopedEnv inject("LOOM_AUTOTUNE_INJECT_FAILURES", "2");
+    const int W = 128, H = 64;
+    Buffer<int> in = image(W, H);
+    auto shape = loom_test::stencil_chain();
+    std::vector<Func> funcs = shape.build(in);
+    AutotuneOptions o = quick(fresh_cache_dir("fail"));
+    o.use_cache = false;
+    o.max_trials = 7;
+    AutotuneResult r = autotune(Pipeline(funcs.back()), {W, H}, o);
+    CHECK(r.failed >= 2);
+    CHECK(r.trials == 7);
+    Buffer<int> out = funcs.back().realize({W, H});
+    for (int j = 0; j < H; j++)
+        for (int i = 0; i < W; i++) REQUIRE(out(i, j) == shape.reference(in, i, j));
+}
+
+TEST_CASE("autotune: bad requests are clear errors", "[autotune]") {
+    Buffer<int> in = image(8, 8);
+    std::vector<Func> funcs = loom_test::pointwise_chain().build(in);
+    AutotuneOptions o;
+    o.budget_seconds = 0;
+    o.max_trials = 0;
+    CHECK_THROWS_WITH(autotune(Pipeline(funcs.back()), {8, 8}, o),
+                      Catch::Contains("needs a budget"));
+    CHECK_THROWS_WITH(autotune(Pipeline(funcs.back()), {8}, AutotuneOptions()),
+                      Catch::Contains("given 1 sizes") && Catch::Contains("2 dimensions"));
+    ImageParam ip(Int(32), 2, "ip");
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = ip(x, y) + 1;
+    CHECK_THROWS_WITH(autotune(Pipeline(f), {8, 8}, AutotuneOptions()),
+                      Catch::Contains("ImageParam ip has no Buffer"));
+}
