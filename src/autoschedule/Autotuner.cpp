@@ -47,6 +47,7 @@ double ms_since(Clock::time_point t0) {
 /** A point of the search space: the heuristic's knobs. */
 struct Knobs {
     int rows = 0, vmul = 1, mm_vectors = 3, mm_rows = 32, mm_block = 4;
+    int gpu_tx = 32, gpu_ty = 8;
     std::map<std::string, std::string> placement;
 
     HeuristicOptions apply_to(HeuristicOptions o) const {
@@ -55,6 +56,8 @@ struct Knobs {
         o.matmul_tile_vectors = mm_vectors;
         o.matmul_tile_rows = mm_rows;
         o.matmul_block_rows = mm_block;
+        o.gpu_tile_x = gpu_tx;
+        o.gpu_tile_y = gpu_ty;
         o.placement = placement;
         return o;
     }
@@ -136,6 +139,9 @@ class Tuner {
     double run_once(const Callable &c) {
         auto t0 = Clock::now();
         c.call(nullptr, values_.data(), values_.size());
+        // GPU work is asynchronous: a run ends when the device is done.
+        if (base_.gpu)
+            for (const Buffer<> &b : out_.buffers()) b.device_sync();
         return ms_since(t0);
     }
 
@@ -210,14 +216,25 @@ class Tuner {
     /** One-knob changes of k, in a seeded order. */
     std::vector<Knobs> neighbours(const Knobs &k) {
         std::vector<Knobs> out;
+        if (base_.gpu) {
+            // GPU blocks: the tile's width (coalesced) and height.
+            for (int tx : {8, 16, 32, 64, 128})
+                for (int ty : {1, 2, 4, 8, 16})
+                    if ((tx != k.gpu_tx || ty != k.gpu_ty) && tx * ty <= 1024 && tx * ty >= 32) {
+                        Knobs n = k;
+                        n.gpu_tx = tx;
+                        n.gpu_ty = ty;
+                        out.push_back(n);
+                    }
+        }
         for (int r : {2, 4, 8, 16, 32, 64, 128})
-            if (r != k.rows) {
+            if (!base_.gpu && r != k.rows) {
                 Knobs n = k;
                 n.rows = r;
                 out.push_back(n);
             }
         for (int v : {1, 2}) {
-            if (v == k.vmul) continue;
+            if (base_.gpu || v == k.vmul) continue;
             Knobs n = k;
             n.vmul = v;
             out.push_back(n);
@@ -230,7 +247,7 @@ class Tuner {
                 n.placement[f] = place;
                 out.push_back(n);
             }
-        if (has_matrix_product_) {
+        if (has_matrix_product_ && !base_.gpu) {
             for (int v : {1, 2, 3, 4}) {
                 Knobs n = k;
                 n.mm_vectors = v;
@@ -261,6 +278,8 @@ class Tuner {
         k.mm_vectors = pick({1, 2, 3, 4});
         k.mm_rows = pick({8, 16, 32, 64});
         k.mm_block = pick({2, 4, 8});
+        k.gpu_tx = pick({16, 32, 64});
+        k.gpu_ty = pick({1, 2, 4, 8});
         static const char *places[] = {"", "inline", "root", "strip", "sliding"};
         for (const std::string &f : tunable_) {
             const char *p = places[rng_() % 5];
@@ -358,6 +377,7 @@ public:
                 if (finalists_.empty()) break; // nothing works: give up
                 const Knobs &best = finalists_.front().knobs;
                 if (!climbed || best.placement != climbed_from.placement ||
+                    best.gpu_tx != climbed_from.gpu_tx || best.gpu_ty != climbed_from.gpu_ty ||
                     best.rows != climbed_from.rows || best.vmul != climbed_from.vmul ||
                     best.mm_vectors != climbed_from.mm_vectors ||
                     best.mm_rows != climbed_from.mm_rows ||

@@ -18,6 +18,12 @@
 //    Vars (a matrix product) is register-blocked: computed per 4-row block of
 //    a tile of its consumer, with its vector sums unrolled in registers.
 //
+// For a GPU target the same groups become GPU tiles: each root is tiled into
+// blocks of 32x8 threads (tail-guarded where its size is unknown), its strip
+// members are computed per block (in shared memory) by the block's threads,
+// updates with pure loops are tiled the same way and the others run in a
+// single thread.
+//
 // Splits use ShiftInwards only where the loop is known to be at least the
 // factor long (JIT sizes or estimates), else GuardWithIf, so a schedule
 // never makes the pipeline read outside the region the default schedule
@@ -276,6 +282,90 @@ class Heuristic {
         }
     }
 
+    /** The largest power of two at most v (at least 1). */
+    static int pow2_at_most(int v) {
+        int p = 1;
+        while (p * 2 <= v) p *= 2;
+        return p;
+    }
+
+    /** A GPU tile of the root's first two dimensions (or of its only one);
+     * members computed per block by the block's threads. */
+    void schedule_group_gpu(const Group &g) {
+        const FuncInfo &rf = fi(g.root);
+        Function function = rf.func;
+        Func f(function);
+        const std::vector<std::string> &args = function.args();
+        if (args.empty()) {
+            f.gpu_single_thread();
+            return;
+        }
+        auto it = sizes_.find(g.root);
+        std::vector<int> ext = it == sizes_.end() ? std::vector<int>() : it->second;
+        auto extent = [&](size_t i) { return i < ext.size() ? ext[i] : -1; };
+        auto size_for = [&](size_t i, int want) {
+            int e = extent(i);
+            return e > 0 ? std::min(want, pow2_at_most(e)) : want;
+        };
+        auto tail_for = [&](size_t i, int size) {
+            return extent(i) >= size ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf;
+        };
+        Var x(args[0]), xo(fresh(function, args[0] + "o")), xi(fresh(function, args[0] + "i"));
+        Var block;
+        if (args.size() >= 2) {
+            Var y(args[1]), yo(fresh(function, args[1] + "o")), yi(fresh(function, args[1] + "i"));
+            int tx = size_for(0, std::max(1, opts_.gpu_tile_x));
+            int ty = size_for(1, std::max(1, opts_.gpu_tile_y));
+            TailStrategy tail = extent(0) >= tx && extent(1) >= ty ? TailStrategy::ShiftInwards
+                                                                   : TailStrategy::GuardWithIf;
+            f.gpu_tile(x, y, xo, yo, xi, yi, tx, ty, tail);
+            // Further dimensions run inside each thread (one launch for all).
+            if (args.size() > 2) {
+                std::vector<VarOrRVar> order;
+                for (size_t i = 2; i < args.size(); i++) order.push_back(Var(args[i]));
+                for (const Var &v : {xi, yi, xo, yo}) order.push_back(v);
+                f.reorder(order);
+            }
+            block = xo;
+        } else {
+            int t = size_for(0, std::max(1, opts_.gpu_tile_x * opts_.gpu_tile_y));
+            f.gpu_tile(x, xo, xi, t, tail_for(0, t));
+            block = xo;
+        }
+        for (const std::string &m : g.members) {
+            const FuncInfo &mi = fi(m);
+            Func mf(mi.func);
+            mf.compute_at(f, block);
+            const std::vector<std::string> &ma = mi.func.args();
+            if (ma.size() >= 2)
+                mf.gpu_threads(Var(ma[0]), Var(ma[1]));
+            else if (ma.size() == 1)
+                mf.gpu_threads(Var(ma[0]));
+        }
+        for (size_t k = 0; k < function.updates().size(); k++) {
+            std::vector<std::string> loops =
+                initial_loops(function.updates()[k], true, function.args());
+            auto has = [&](const std::string &v) {
+                return std::find(loops.begin(), loops.end(), v) != loops.end();
+            };
+            Stage st = f.update(int(k));
+            if (args.size() >= 2 && has(args[0]) && has(args[1])) {
+                int tx = size_for(0, std::max(1, opts_.gpu_tile_x));
+                int ty = size_for(1, std::max(1, opts_.gpu_tile_y));
+                st.gpu_tile(x, Var(args[1]), Var(fresh(function, args[0] + "o")),
+                            Var(fresh(function, args[1] + "o")),
+                            Var(fresh(function, args[0] + "i")),
+                            Var(fresh(function, args[1] + "i")), tx, ty, TailStrategy::GuardWithIf);
+            } else if (has(args[0])) {
+                int t = size_for(0, std::max(1, opts_.gpu_tile_x * opts_.gpu_tile_y));
+                st.gpu_tile(x, Var(fresh(function, args[0] + "o")),
+                            Var(fresh(function, args[0] + "i")), t, TailStrategy::GuardWithIf);
+            } else {
+                st.gpu_single_thread();
+            }
+        }
+    }
+
     /** Halide's hand schedule shape for C = A * B: tiles of 3 vectors by 32
      * rows in parallel, the product per 4-row block in registers. */
     void schedule_matrix_product(const FuncInfo &prod, const FuncInfo &out) {
@@ -323,7 +413,7 @@ public:
         std::set<std::string> done;
         for (const std::string &n : info_.order) {
             const FuncInfo &f = fi(n);
-            if (f.user_scheduled || !is_matrix_product(f)) continue;
+            if (opts_.gpu || f.user_scheduled || !is_matrix_product(f)) continue;
             const FuncInfo &out = fi(f.consumers[0]);
             schedule_matrix_product(f, out);
             done.insert(n);
@@ -345,7 +435,10 @@ public:
             if (it == groups.end()) continue;
             const FuncInfo &f = fi(n);
             if (!f.is_output) Func(f.func).compute_root();
-            schedule_group(it->second);
+            if (opts_.gpu)
+                schedule_group_gpu(it->second);
+            else
+                schedule_group(it->second);
         }
         return left_alone_;
     }
@@ -373,6 +466,7 @@ HeuristicOptions heuristic_options(const Target &target,
     HeuristicOptions o;
     o.parallelism = int(std::max(1u, std::thread::hardware_concurrency()));
     o.vector_bits = target.natural_vector_size(Float(32)) * 32;
+    o.gpu = target.has_gpu_feature();
     for (const auto &[key, value] : extra) {
         long v = 0;
         try {

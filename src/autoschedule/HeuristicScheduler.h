@@ -18,13 +18,16 @@ struct HeuristicOptions {
     int parallelism = 1;
     int vector_bits = 128;              // of the widest vector register
     uint64_t cache_bytes = 1024 * 1024; // per-core cache the strips should fit in
+    /** The target has a GPU (OpenCL or CUDA): roots become GPU tiles. */
+    bool gpu = false;
 
     // Knobs the autotuner turns; the defaults are the heuristic's own choices.
-    int rows_per_task = 0;       // strip height of every group (0: chosen from sizes)
-    int vector_multiplier = 1;   // vectors of this many registers
-    int matmul_tile_vectors = 3; // matrix products: tile width in vectors...
-    int matmul_tile_rows = 32;   // ...and height
-    int matmul_block_rows = 4;   // rows of sums kept in registers
+    int rows_per_task = 0;               // strip height of every group (0: chosen from sizes)
+    int vector_multiplier = 1;           // vectors of this many registers
+    int matmul_tile_vectors = 3;         // matrix products: tile width in vectors...
+    int matmul_tile_rows = 32;           // ...and height
+    int matmul_block_rows = 4;           // rows of sums kept in registers
+    int gpu_tile_x = 32, gpu_tile_y = 8; // threads of a GPU block (x is the coalesced one)
     /** Per Func: "inline", "root", "strip" (computed per strip of its group's
      * root) or "sliding" (stored per strip, computed per row). */
     std::map<std::string, std::string> placement;
