@@ -97,6 +97,12 @@ Engine &engine_for(const Target &t) {
     return *e;
 }
 
+// Whether code for t can run in this process.
+bool runs_on_host(const Target &t) {
+    Target host = get_host_target();
+    return t.os == host.os && t.arch == host.arch && t.bits == host.bits;
+}
+
 } // namespace
 
 struct JITModule::State {
@@ -126,6 +132,9 @@ JITModule JITModule::compile(const LoweredFunc &f, const Target &target, bool wa
         return m;
     }
     Engine &engine = engine_for(target);
+    // Made before the lock is taken, so that when a step below throws, the
+    // lock is released before ~State takes it again to remove the dylib.
+    auto state = std::make_shared<State>();
     std::lock_guard<std::mutex> lock(engine.mutex);
 
     PhaseTimer timer;
@@ -142,12 +151,18 @@ JITModule JITModule::compile(const LoweredFunc &f, const Target &target, bool wa
     optimize_module(*module, *engine.target_machine);
     timer.phase("optimize");
 
-    auto state = std::make_shared<State>();
-    state->engine = &engine;
     if (want_assembly) {
         llvm::raw_string_ostream os(state->assembly);
         module->print(os, nullptr);
+        os.flush();
+        // Text for a target this host cannot run: no machine code is made.
+        if (!runs_on_host(target)) {
+            JITModule m;
+            m.state = std::move(state);
+            return m;
+        }
     }
+    state->engine = &engine;
 
     std::string dylib_name = f.name + "#" + std::to_string(engine.modules_added++);
     auto dylib = engine.jit->createJITDylib(dylib_name);
