@@ -24,10 +24,13 @@
 namespace loom {
 namespace Internal {
 
-/** `readers` names, for each image, the Func to blame when it is too small. */
+/** `readers` names, for each image, the Func to blame when it is too small.
+ * `first_checks` (of scalar arguments only, such as split factors) run
+ * before the region checks, whose bounds may depend on them. */
 Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
                       const std::vector<Function> &outputs,
-                      const std::map<std::string, std::string> &readers, const Target &target);
+                      const std::map<std::string, std::string> &readers, const Target &target,
+                      const std::vector<Stmt> &first_checks = {});
 
 } // namespace Internal
 } // namespace loom
