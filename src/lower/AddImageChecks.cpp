@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "analysis/Simplify.h"
+#include "ir/IRMutator.h"
 #include "ir/IROperator.h"
 #include "ir/IRPrinter.h"
 #include "ir/IRUtil.h"
@@ -327,6 +328,20 @@ Stmt bounds_query(const std::vector<LoweredArgument> &args, const std::set<std::
     return answer.defined() ? answer : Evaluate::make(make_zero(Int(32)));
 }
 
+/** int64(v) of an Int(32) Variable v as an Int(64) Variable of its own, for
+ * proofs only: the simplifier orders variables but not casts, so it would
+ * not see that int64(a) + int64(b) equals int64(b) + int64(a). */
+class WidenedVarsAsVars : public IRMutator {
+protected:
+    using IRMutator::visit;
+    Expr visit(const Cast *op) override {
+        const auto *v = op->value.as<Variable>();
+        if (op->type == Int(64) && v && v->type == Int(32))
+            return Variable::make(Int(64), v->name + ".as_i64");
+        return IRMutator::visit(op);
+    }
+};
+
 /** Puts `checks` after the leading LetStmts of s, where every field and
  * bound they use is defined, dropping those the lets make provably true
  * (an output written exactly over its buffer, for instance). With a bounds
@@ -350,7 +365,7 @@ Stmt insert_after_leading_lets(const Stmt &s, const std::vector<Stmt> &checks, c
             if ((*it)->value.as<Call>()) continue;
             condition = substitute((*it)->name, (*it)->value, condition);
         }
-        if (!can_prove(condition)) stmts.push_back(check);
+        if (!can_prove(WidenedVarsAsVars().mutate(condition))) stmts.push_back(check);
     }
     stmts.push_back(s);
     Stmt run = Block::make(stmts);
