@@ -121,6 +121,24 @@ struct JITModule::State {
     }
 };
 
+JITModule JITModule::assembly_only(const LoweredFunc &f, const Target &target) {
+    // A target this host cannot run: no engine, no machine code, just the text.
+    std::unique_ptr<llvm::TargetMachine> tm = make_target_machine(target);
+    llvm::LLVMContext context;
+    std::unique_ptr<llvm::Module> module = codegen_llvm(f, target, context, *tm);
+    std::string problems;
+    llvm::raw_string_ostream problems_stream(problems);
+    if (llvm::verifyModule(*module, &problems_stream))
+        internal_error("generated invalid LLVM IR for " << f.name << ":\n" << problems);
+    optimize_module(*module, *tm);
+    JITModule m;
+    m.state = std::make_shared<State>();
+    llvm::raw_string_ostream os(m.state->assembly);
+    module->print(os, nullptr);
+    os.flush();
+    return m;
+}
+
 JITModule JITModule::compile(const LoweredFunc &f, const Target &target, bool want_assembly) {
     if (!want_assembly && use_c_source_jit()) {
         CSourceModule c = compile_c_source_module(f, target);
@@ -131,6 +149,7 @@ JITModule JITModule::compile(const LoweredFunc &f, const Target &target, bool wa
         m.state->c_library = std::move(c.library);
         return m;
     }
+    if (want_assembly && !runs_on_host(target)) return assembly_only(f, target);
     Engine &engine = engine_for(target);
     // Made before the lock is taken, so that when a step below throws, the
     // lock is released before ~State takes it again to remove the dylib.
@@ -154,13 +173,6 @@ JITModule JITModule::compile(const LoweredFunc &f, const Target &target, bool wa
     if (want_assembly) {
         llvm::raw_string_ostream os(state->assembly);
         module->print(os, nullptr);
-        os.flush();
-        // Text for a target this host cannot run: no machine code is made.
-        if (!runs_on_host(target)) {
-            JITModule m;
-            m.state = std::move(state);
-            return m;
-        }
     }
     state->engine = &engine;
 

@@ -34,6 +34,7 @@ public:
     const std::string &llvm_assembly() const;
 
 private:
+    static JITModule assembly_only(const LoweredFunc &f, const Target &target);
     struct State;
     std::shared_ptr<State> state;
 };
