@@ -37,7 +37,7 @@ std::string dim_field(const std::string &buffer, const char *field, int d) {
     return buffer + "." + field + "." + std::to_string(d);
 }
 
-/** Null, dimension and type checks: they guard every read of the buffer's fields. */
+/** Null, dimension, type and dim-pointer checks: they guard every read of the buffer's fields. */
 void add_shape_checks(const LoweredArgument &arg, std::vector<Stmt> &checks) {
     Expr handle = buffer_handle(arg);
     Expr not_null = NE::make(Reinterpret::make(UInt(64), handle), make_zero(UInt(64)));
@@ -49,14 +49,6 @@ void add_shape_checks(const LoweredArgument &arg, std::vector<Stmt> &checks) {
     checks.push_back(AssertStmt::make(
         EQ::make(dims, expected_dims),
         runtime_error("loom_error_bad_dimensions", {str(arg.name), dims, expected_dims})));
-    if (arg.dimensions > 0) {
-        // The dimension fields are read through buffer->dim (a C caller may leave it NULL).
-        std::string result = arg.name + ".dim_pointer_check";
-        Expr check = runtime_error("loom_check_buffer_dim_pointer", {handle, str(arg.name)});
-        Expr r = Variable::make(Int(32), result);
-        checks.push_back(
-            LetStmt::make(result, check, AssertStmt::make(EQ::make(r, make_zero(Int(32))), r)));
-    }
 
     Expr code = buffer_field(arg, Intrinsic::buffer_get_type_code);
     Expr bits = buffer_field(arg, Intrinsic::buffer_get_type_bits);
@@ -69,6 +61,14 @@ void add_shape_checks(const LoweredArgument &arg, std::vector<Stmt> &checks) {
     checks.push_back(AssertStmt::make(
         same_type, runtime_error("loom_error_bad_type", {str(arg.name), code, bits, lanes,
                                                          want_code, want_bits, want_lanes})));
+    if (arg.dimensions > 0) {
+        // The dimension fields are read through buffer->dim (a C caller may leave it NULL).
+        Expr dim_is_null = Call::make(Int(32), "loom_buffer_dim_is_null",
+                                      {user_context_var(), handle}, Call::Extern);
+        checks.push_back(AssertStmt::make(
+            EQ::make(dim_is_null, make_zero(Int(32))),
+            runtime_error("loom_error_buffer_dim_is_null", {str(arg.name), dims})));
+    }
 }
 
 /** The 64-bit twin of the Int(32) let `name` (see widen_lets). */

@@ -17,9 +17,10 @@ int loom_error_bad_type(void *uc, const char *buffer_name, int32_t actual_code, 
                         int32_t actual_lanes, int32_t expected_code, int32_t expected_bits,
                         int32_t expected_lanes);
 int loom_error_bad_dimensions(void *uc, const char *buffer_name, int32_t actual, int32_t expected);
-/* 0 when buffer `b` (not NULL) has no dimensions or a dim array; otherwise
- * reports that its dim pointer is NULL and returns the error code. */
-int loom_check_buffer_dim_pointer(void *uc, const loom_buffer_t *b, const char *buffer_name);
+/* 1 when buffer `b` has dimensions but no dim array (a C caller's mistake);
+ * reports nothing. */
+int loom_buffer_dim_is_null(void *uc, const loom_buffer_t *b);
+int loom_error_buffer_dim_is_null(void *uc, const char *buffer_name, int32_t dimensions);
 /* Buffer `buffer_name` is read (or written, for outputs) over [req_min, req_max]
  * in dimension `dim` by Func `func_name` but covers only [actual_min, actual_max]. */
 int loom_error_buffer_too_small(void *uc, const char *func_name, const char *buffer_name,

@@ -130,12 +130,16 @@ int loom_error_buffer_bad_extent(void *uc, const char *buffer_name, int32_t dim,
                   or_unnamed(buffer_name), int(min), int(extent), int(dim), INT32_MAX);
 }
 
-int loom_check_buffer_dim_pointer(void *uc, const loom_buffer_t *b, const char *buffer_name) {
-    if (!b || b->dimensions <= 0 || b->dim) return 0;
+int loom_buffer_dim_is_null(void *uc, const loom_buffer_t *b) {
+    (void)uc;
+    return b && b->dimensions > 0 && !b->dim ? 1 : 0;
+}
+
+int loom_error_buffer_dim_is_null(void *uc, const char *buffer_name, int32_t dimensions) {
     return report(uc, loom_error_code_buffer_argument_is_null,
                   "Buffer %s has %d dimensions but its dim pointer is NULL; point dim at an array "
                   "of that many loom_dimension_t",
-                  or_unnamed(buffer_name), int(b->dimensions));
+                  or_unnamed(buffer_name), int(dimensions));
 }
 
 int loom_error_bound_violated(void *uc, const char *func_name, const char *bound_text, int32_t dim,

@@ -71,10 +71,10 @@ class LoweredInterpreter {
     }
 
     int64_t call(const Call *op) {
-        if (op->call_type == Call::Extern && op->name == "loom_check_buffer_dim_pointer") {
-            // Not an error by itself: 0 unless the buffer's dim pointer is missing.
+        if (op->call_type == Call::Extern && op->name == "loom_buffer_dim_is_null") {
+            // A query, not an error.
             loom_buffer_t *b = buffer_arg(op->args[1]);
-            if (b->dimensions == 0 || b->dim) return 0;
+            return b->dimensions > 0 && !b->dim ? 1 : 0;
         }
         if (op->call_type == Call::Extern) {
             last_error = op->name;
