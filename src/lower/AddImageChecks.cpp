@@ -71,7 +71,9 @@ void add_shape_checks(const LoweredArgument &arg, std::vector<Stmt> &checks) {
     }
 }
 
-/** The 64-bit twin of the Int(32) let `name` (see widen_lets). */
+/** The 64-bit twin of the Int(32) let `name` (see widen_lets): checks
+ * read buffer fields and required regions through these, so that their
+ * messages repeat variables rather than casts (which CSE would lift). */
 std::string wide_name(const std::string &name) {
     return name + ".i64";
 }
@@ -85,10 +87,9 @@ Expr wide_var(const std::string &name) {
  * with a huge p wraps in 32 bits and would pass a 32-bit check). */
 Stmt region_check(const std::string &func, const std::string &buffer, int d,
                   const std::string &req_min, const std::string &req_max) {
-    auto wide = [](const Expr &e) { return Cast::make(Int(64), e); };
-    Expr actual_min = wide(int_var(dim_field(buffer, "min", d)));
-    Expr actual_max = Sub::make(
-        Add::make(actual_min, wide(int_var(dim_field(buffer, "extent", d)))), make_one(Int(64)));
+    Expr actual_min = wide_var(dim_field(buffer, "min", d));
+    Expr actual_max = Sub::make(Add::make(actual_min, wide_var(dim_field(buffer, "extent", d))),
+                                make_one(Int(64)));
     Expr lo = wide_var(req_min), hi = wide_var(req_max);
     Expr covered = And::make(GE::make(lo, actual_min), LE::make(hi, actual_max));
     return AssertStmt::make(covered, runtime_error("loom_error_buffer_too_small",
@@ -102,7 +103,8 @@ void add_coordinate_checks(const LoweredArgument &arg, std::vector<Stmt> &checks
     for (int d = 0; d < arg.dimensions; d++) {
         Expr min = int_var(dim_field(arg.name, "min", d));
         Expr extent = int_var(dim_field(arg.name, "extent", d));
-        Expr last = Sub::make(Add::make(Cast::make(Int(64), min), Cast::make(Int(64), extent)),
+        Expr last = Sub::make(Add::make(wide_var(dim_field(arg.name, "min", d)),
+                                        wide_var(dim_field(arg.name, "extent", d))),
                               make_one(Int(64)));
         Expr ok = And::make(GE::make(extent, make_zero(Int(32))),
                             LE::make(last, make_const(Int(64), INT32_MAX)));
@@ -220,12 +222,11 @@ void add_innermost_stride_check(const LoweredArgument &arg, std::vector<Stmt> &c
  * bits; each dimension's reach is capped at 2^40, so the sum cannot wrap. */
 void add_span_check(const LoweredArgument &arg, std::vector<Stmt> &checks) {
     if (arg.dimensions == 0) return;
-    auto wide = [](const Expr &e) { return Cast::make(Int(64), e); };
     Expr zero = make_zero(Int(64)), one = make_one(Int(64));
     Expr span = one;
     for (int d = 0; d < arg.dimensions; d++) {
-        Expr extent = wide(int_var(dim_field(arg.name, "extent", d)));
-        Expr stride = wide(int_var(dim_field(arg.name, "stride", d)));
+        Expr extent = wide_var(dim_field(arg.name, "extent", d));
+        Expr stride = wide_var(dim_field(arg.name, "stride", d));
         Expr steps = Max::make(Sub::make(extent, one), zero);
         Expr reach = Mul::make(steps, Max::make(stride, Sub::make(zero, stride)));
         span = Add::make(span, Min::make(reach, make_const(Int(64), int64_t(1) << 40)));
@@ -342,32 +343,67 @@ protected:
     }
 };
 
+/** Whether every output buffer has an extent of 0 (or less) in some
+ * dimension; undefined when some output has no dimensions. */
+Expr every_output_empty(const std::vector<LoweredArgument> &args) {
+    Expr all;
+    for (const LoweredArgument &arg : args) {
+        if (arg.kind != LoweredArgument::OutputBuffer) continue;
+        if (arg.dimensions == 0) return Expr();
+        Expr empty;
+        for (int d = 0; d < arg.dimensions; d++) {
+            Expr e = LE::make(int_var(dim_field(arg.name, "extent", d)), make_zero(Int(32)));
+            empty = empty.defined() ? Or::make(empty, e) : e;
+        }
+        all = all.defined() ? And::make(all, empty) : empty;
+    }
+    return all;
+}
+
+/** The checks inside the leading lets: `first` always, then, unless
+ * `nothing_to_do` (every output empty; undefined: never), `then` and the
+ * pipeline. `wide_roots` are the lets the region checks read in 64 bits. */
+struct ChecksToPlace {
+    std::vector<Stmt> first, then;
+    Expr nothing_to_do;
+    std::set<std::string> wide_roots;
+};
+
 /** Puts `checks` after the leading LetStmts of s, where every field and
  * bound they use is defined, dropping those the lets make provably true
  * (an output written exactly over its buffer, for instance). With a bounds
  * query, the checks and s run only when it is not one. */
-Stmt insert_after_leading_lets(const Stmt &s, const std::vector<Stmt> &checks, const Stmt &query,
-                               const Expr &is_query, const std::set<std::string> &wide_roots,
-                               std::vector<const LetStmt *> &lets) {
+Stmt insert_after_leading_lets(const Stmt &s, const ChecksToPlace &place, const Stmt &query,
+                               const Expr &is_query, std::vector<const LetStmt *> &lets) {
     if (const auto *let = s.as<LetStmt>()) {
         lets.push_back(let);
-        Stmt body = insert_after_leading_lets(let->body, checks, query, is_query, wide_roots, lets);
+        Stmt body = insert_after_leading_lets(let->body, place, query, is_query, lets);
         return LetStmt::make(let->name, let->value, body);
     }
-    std::vector<std::pair<std::string, Expr>> twins = widen_lets(lets, wide_roots);
-    std::vector<Stmt> stmts;
-    for (const Stmt &check : checks) {
-        Expr condition = check.as<AssertStmt>()->condition;
-        for (auto it = twins.rbegin(); it != twins.rend(); ++it)
-            condition = substitute(it->first, it->second, condition);
-        for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
-            // Buffer fields stay symbolic: the simplifier reasons best about Variables.
-            if ((*it)->value.as<Call>()) continue;
-            condition = substitute((*it)->name, (*it)->value, condition);
+    std::vector<std::pair<std::string, Expr>> twins = widen_lets(lets, place.wide_roots);
+    auto unproven = [&](const std::vector<Stmt> &checks) {
+        std::vector<Stmt> kept;
+        for (const Stmt &check : checks) {
+            Expr condition = check.as<AssertStmt>()->condition;
+            for (auto it = twins.rbegin(); it != twins.rend(); ++it)
+                condition = substitute(it->first, it->second, condition);
+            for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
+                // Buffer fields stay symbolic: the simplifier reasons best about Variables.
+                if ((*it)->value.as<Call>()) continue;
+                condition = substitute((*it)->name, (*it)->value, condition);
+            }
+            if (!can_prove(WidenedVarsAsVars().mutate(condition))) kept.push_back(check);
         }
-        if (!can_prove(WidenedVarsAsVars().mutate(condition))) stmts.push_back(check);
-    }
-    stmts.push_back(s);
+        return kept;
+    };
+    std::vector<Stmt> stmts = unproven(place.first), rest = unproven(place.then);
+    rest.push_back(s);
+    Stmt work = Block::make(rest);
+    // With every output empty nothing is computed (the regions bounds
+    // inference gives empty loops are not meaningful), and nothing is read.
+    if (place.nothing_to_do.defined())
+        work = IfThenElse::make(Not::make(place.nothing_to_do), work);
+    stmts.push_back(work);
     Stmt run = Block::make(stmts);
     for (auto it = twins.rbegin(); it != twins.rend(); ++it)
         run = LetStmt::make(it->first, it->second, run);
@@ -403,22 +439,26 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
                 has_region.insert(arg.name);
     });
 
-    std::vector<Stmt> shape_checks, inner_checks;
-    if (checks) inner_checks = first_checks;
-    std::set<std::string> wide_roots; // lets the region checks read in 64 bits
+    std::vector<Stmt> shape_checks;
+    ChecksToPlace place;
+    if (checks) place.first = first_checks;
+    std::vector<Stmt> &inner_checks = place.then;
     for (const Function &f : checks ? outputs : std::vector<Function>()) {
         for (const LoweredArgument &arg : args) {
             if (arg.is_buffer() && arg.name == buffer_name(f, 0))
-                add_output_bound_checks(f, arg.name, inner_checks);
+                add_output_bound_checks(f, arg.name, place.first);
         }
     }
     for (const LoweredArgument &arg : checks ? args : std::vector<LoweredArgument>()) {
         if (arg.is_buffer()) {
+            for (int d = 0; d < arg.dimensions; d++)
+                for (const char *field : {"min", "extent", "stride"})
+                    place.wide_roots.insert(dim_field(arg.name, field, d));
             add_shape_checks(arg, shape_checks);
-            add_coordinate_checks(arg, inner_checks);
-            add_span_check(arg, inner_checks);
+            add_coordinate_checks(arg, place.first);
+            add_span_check(arg, place.first);
         }
-        add_param_range_checks(arg, inner_checks);
+        add_param_range_checks(arg, place.first);
         add_constraint_checks(arg, inner_checks);
 
         if (arg.is_buffer() && has_region.count(arg.name)) {
@@ -427,21 +467,21 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
             auto blamed = blame.find(arg.name);
             std::string func = blamed == blame.end() ? std::string("?") : blamed->second;
             for (int d = 0; d < arg.dimensions; d++) {
-                wide_roots.insert(required_min_name(arg.name, d));
-                wide_roots.insert(required_max_name(arg.name, d));
+                place.wide_roots.insert(required_min_name(arg.name, d));
+                place.wide_roots.insert(required_max_name(arg.name, d));
                 inner_checks.push_back(region_check(func, arg.name, d,
                                                     required_min_name(arg.name, d),
                                                     required_max_name(arg.name, d)));
             }
         }
     }
+    if (checks) place.nothing_to_do = every_output_empty(args);
     Expr is_query;
     Stmt query_answer = query ? bounds_query(args, has_region, &is_query) : Stmt();
     std::vector<const LetStmt *> lets;
-    Stmt body =
-        inner_checks.empty() && !is_query.defined()
-            ? s
-            : insert_after_leading_lets(s, inner_checks, query_answer, is_query, wide_roots, lets);
+    Stmt body = place.first.empty() && place.then.empty() && !is_query.defined()
+                    ? s
+                    : insert_after_leading_lets(s, place, query_answer, is_query, lets);
     shape_checks.push_back(body);
     return Block::make(shape_checks);
 }
