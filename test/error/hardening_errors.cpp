@@ -63,6 +63,21 @@ TEST_CASE("hardening: a split factor Param that is not positive at run time",
     }
 }
 
+TEST_CASE("hardening: a run-time split factor is checked only where its schedule runs",
+          "[error][hardening]") {
+    Param<int> factor("tile");
+    Var x("x"), xo("xo"), xi("xi");
+    Func f("specialized_split");
+    f(x) = x + 1;
+    // Split by the Param only when it is positive; the general schedule has no split.
+    f.specialize(factor > 0).split(x, xo, xi, factor);
+    for (int t : {3, 0, -5}) {
+        factor.set(t);
+        Buffer<int> out = f.realize({10});
+        for (int i = 0; i < 10; i++) CHECK(out(i) == i + 1);
+    }
+}
+
 TEST_CASE("hardening: odd and invalid types are CompileErrors", "[error][hardening]") {
     Var x("x");
     Func f("odd_cast");
