@@ -187,7 +187,14 @@ inline void set_dense_strides(std::vector<loom_dimension_t> &shape, const std::v
             fail("the storage order must name each dimension 0.." +
                  std::to_string(int(shape.size()) - 1) + " once");
         seen[size_t(d)] = true;
-        if (stride > INT32_MAX) fail("a buffer of more than 2^31 elements per stride");
+        if (stride > INT32_MAX) {
+            std::string sizes;
+            for (const auto &dim : shape)
+                sizes += (sizes.empty() ? "" : ", ") + std::to_string(dim.extent);
+            fail("sizes {" + sizes + "} need a stride of " + std::to_string(stride) +
+                 " elements in dimension " + std::to_string(d) +
+                 ", more than the maximum of 2^31 - 1");
+        }
         shape[size_t(d)].stride = int32_t(stride);
         stride *= std::max(shape[size_t(d)].extent, 1);
     }

@@ -39,6 +39,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -121,11 +122,23 @@ template <typename A> void array_sizes(std::vector<int> &sizes) {
 [[noreturn]] void buffer_error(const std::string &message);
 /** A Runtime::BufferError raised for the Buffer named `name`, as RuntimeError. */
 [[noreturn]] void buffer_error(const std::string &name, const Runtime::BufferError &e);
+/** RuntimeError: no memory for a Buffer of type t and these sizes. */
+[[noreturn]] void buffer_out_of_memory(Type t, const std::vector<int> &sizes);
 
 inline Type type_from_raw(loom_type_t t) {
     return Type(Type::Code(t.code), t.bits, t.lanes);
 }
+/** CompileError unless values of type t exist in generated code: Int or
+ * UInt of 8, 16, 32 or 64 bits, Bool, Float of 16, 32 or 64 bits,
+ * BFloat(16) or Handle, with 1 to max_vector_lanes() lanes. `what` says
+ * where t is used ("cast", "Buffer" ...). */
+void check_value_type(Type t, const std::string &what);
+/** The most lanes a vector type (and a vectorized loop) may have. */
+constexpr int max_vector_lanes() {
+    return 1024;
+}
 inline loom_type_t raw_from_type(Type t) {
+    check_value_type(t, "Buffer");
     return loom_type_t{uint8_t(t.code), uint8_t(t.bits), uint16_t(t.lanes)};
 }
 
@@ -203,6 +216,8 @@ template <typename T = void, int Dims = -1> class Buffer {
                 b = Runtime::Buffer<>(raw, sizes, order);
         } catch (const Runtime::BufferError &e) {
             Internal::buffer_error(std::string(), e);
+        } catch (const std::bad_alloc &) {
+            Internal::buffer_out_of_memory(t, sizes);
         }
         *this = wrap_runtime(std::move(b), "");
     }

@@ -6,7 +6,9 @@
 
 #include "frontend/ImplicitVars.h"
 
+#include <algorithm>
 #include <atomic>
+#include <sstream>
 
 #include "ir/Error.h"
 #include "ir/IR.h"
@@ -29,6 +31,62 @@ void buffer_error(const std::string &name, const Runtime::BufferError &e) {
     const std::string prefix = "loom::Runtime::Buffer: ";
     if (text.compare(0, prefix.size(), prefix) == 0) text = text.substr(prefix.size());
     throw RuntimeError(name.empty() ? "Buffer: " + text : "Buffer \"" + name + "\": " + text);
+}
+
+void buffer_out_of_memory(Type t, const std::vector<int> &sizes) {
+    std::string text;
+    int64_t elements = 1;
+    for (int s : sizes) {
+        text += (text.empty() ? "" : ", ") + std::to_string(s);
+        elements *= std::max(s, 1);
+    }
+    throw RuntimeError("Buffer: out of memory allocating " + std::to_string(elements) +
+                       " elements of " + type_to_string(t) + " (sizes {" + text + "})");
+}
+
+void check_value_type(Type t, const std::string &what) {
+    int bits = t.bits, lanes = t.lanes;
+    const char *legal = "";
+    bool ok = false;
+    switch (t.code) {
+    case Type::Int:
+        ok = bits == 8 || bits == 16 || bits == 32 || bits == 64;
+        legal = "Int(n) takes n = 8, 16, 32 or 64";
+        break;
+    case Type::UInt:
+        ok = bits == 1 || bits == 8 || bits == 16 || bits == 32 || bits == 64;
+        legal = "UInt(n) takes n = 8, 16, 32 or 64 (UInt(1) is Bool())";
+        break;
+    case Type::Float:
+        ok = bits == 16 || bits == 32 || bits == 64;
+        legal = "Float(n) takes n = 16, 32 or 64";
+        break;
+    case Type::BFloat:
+        ok = bits == 16;
+        legal = "BFloat(n) takes only n = 16";
+        break;
+    case Type::Handle:
+        ok = bits == 64;
+        legal = "Handle() has 64 bits";
+        break;
+    }
+    if (ok && lanes >= 1 && lanes <= max_vector_lanes()) return;
+    std::ostringstream msg;
+    if (bits == 0 && lanes == 0) {
+        msg << what << " of the void type Type(), which has no values; give a type such as "
+            << "Int(32) or Float(32)";
+    } else if (bits == 0) {
+        msg << what << " of a type with 0 bits (a width of 256 or more wraps to 0, as Type keeps "
+            << "the bits in 8 bits); " << legal;
+    } else if (!ok) {
+        msg << what << " of type " << type_to_string(t.element_of())
+            << ", which generated code cannot hold; " << legal;
+    } else {
+        msg << what << " of a type with " << lanes << " lanes; a type has 1 to "
+            << max_vector_lanes() << " lanes (a lane count of 65536 or more wraps, as Type "
+            << "keeps the lanes in 16 bits)";
+    }
+    throw CompileError(msg.str());
 }
 
 namespace {

@@ -209,9 +209,10 @@ void autotune_generator(GeneratorBase &g, double seconds, std::ostream &err) {
 
 int generate_filter_main(int argc, char **argv, std::ostream &out, std::ostream &err) {
     if (argc <= 1) {
-        out << usage_text();
-        list_generators(out);
-        return 0;
+        // Nothing to generate is a failed build step (as in Halide), not a success.
+        err << usage_text();
+        list_generators(err);
+        return 1;
     }
     try {
         Options o = parse_command_line(argc, argv);

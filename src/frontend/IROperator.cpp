@@ -278,6 +278,7 @@ Expr operator-(Expr a) {
 }
 
 Expr cast(Type t, Expr e) {
+    check_value_type(t, "cast to a value");
     if (!e.defined()) user_error("cast to " << describe(t) << " of an undefined Expr");
     if (e.type() == t) return e;
     if (t.is_handle() != e.type().is_handle())
@@ -295,6 +296,7 @@ Expr cast(Type t, Expr e) {
 }
 
 Expr reinterpret(Type t, Expr e) {
+    check_value_type(t, "reinterpret as a value");
     if (!e.defined()) user_error("reinterpret to " << describe(t) << " of an undefined Expr");
     if (e.type() == t) return e;
     if (int(t.bits) * t.lanes != int(e.type().bits) * e.type().lanes)

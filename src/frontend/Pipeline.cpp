@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <climits>
 #include <fstream>
 #include <iostream>
 
@@ -187,6 +188,35 @@ void check_output_buffers(const std::vector<Function> &outputs, const Realizatio
             throw RuntimeError("Output buffer " + b.name() + " has " +
                                plural(b.dimensions(), "dimension") + " but Func " + f.name() +
                                " has " + plural(f.dimensions(), "dimension"));
+        for (int d = 0; d < b.dimensions(); d++) {
+            int64_t min = b.dim(d).min(), extent = b.dim(d).extent();
+            std::string where = "Output buffer " + b.name() + " of Func " + f.name() + " has min " +
+                                std::to_string(min) + " and extent " + std::to_string(extent) +
+                                " in dimension " + std::to_string(d);
+            if (extent < 0) throw RuntimeError(where + "; an extent must be at least 0");
+            if (min + extent - 1 > INT_MAX)
+                throw RuntimeError(where + ", which reaches past the largest coordinate " +
+                                   std::to_string(INT_MAX));
+        }
+        // The values of one Tuple Func are written together, point by point.
+        for (size_t j = 0; j < i; j++) {
+            if (!slots[j].func.same_as(f)) continue;
+            const Buffer<> &first = dst[j];
+            for (int d = 0; d < b.dimensions(); d++) {
+                if (first.dim(d).min() == b.dim(d).min() &&
+                    first.dim(d).extent() == b.dim(d).extent())
+                    continue;
+                auto range = [&](const Buffer<> &x) {
+                    return std::to_string(x.dim(d).min()) + " to " +
+                           std::to_string(x.dim(d).min() + x.dim(d).extent() - 1);
+                };
+                throw RuntimeError("The output buffers of Tuple Func " + f.name() +
+                                   " differ in size: " + first.name() + " covers " + range(first) +
+                                   " in dimension " + std::to_string(d) + " but " + b.name() +
+                                   " covers " + range(b) +
+                                   "; the buffers of one Func's values must have the same shape");
+            }
+        }
     }
 }
 
@@ -278,6 +308,30 @@ void Pipeline::realize(Realization outputs, const Target &target) {
 
 namespace {
 
+std::string sizes_text(const std::vector<int> &sizes) {
+    std::string text;
+    for (int s : sizes) text += (text.empty() ? "" : ", ") + std::to_string(s);
+    return "{" + text + "}";
+}
+
+/** A RuntimeError naming f and the sizes when an output of them cannot be
+ * made: a negative size, more elements than 32-bit offsets reach, or no
+ * memory for them. */
+void check_output_size(const Function &f, const std::vector<int> &sizes) {
+    int64_t elements = 1;
+    for (int s : sizes) {
+        if (s < 0)
+            throw RuntimeError("Func " + f.name() + " cannot be realized with sizes " +
+                               sizes_text(sizes) + ": a size must be at least 0");
+        elements *= s;
+        if (elements > INT32_MAX)
+            throw RuntimeError("Func " + f.name() + " cannot be realized with sizes " +
+                               sizes_text(sizes) +
+                               ": an output holds at most 2^31 - 1 elements (buffer offsets "
+                               "are 32-bit)");
+    }
+}
+
 /** Output buffers of these sizes (mins at zero); without memory when
  * `allocate` is false (for a bounds query). */
 Realization output_buffers_of_size(const std::vector<Function> &outputs,
@@ -290,7 +344,12 @@ Realization output_buffers_of_size(const std::vector<Function> &outputs,
                                << " but realize was given " << plural(int(sizes.size()), "size"));
         Type t = f.output_types()[size_t(slot.value_index)];
         if (allocate) {
-            buffers.emplace_back(t, sizes, f.name());
+            check_output_size(f, sizes);
+            try {
+                buffers.emplace_back(t, sizes, f.name());
+            } catch (const RuntimeError &e) {
+                throw RuntimeError("Func " + f.name() + ": " + e.what());
+            }
         } else {
             std::vector<loom_dimension_t> shape;
             int stride = 1;
@@ -302,6 +361,18 @@ Realization output_buffers_of_size(const std::vector<Function> &outputs,
         }
     }
     return Realization(buffers);
+}
+
+/** An input of a realize must have memory: generated code would take a
+ * buffer without any for a bounds query and compute nothing (as in
+ * Halide, only infer_input_bounds asks for bounds). */
+void require_memory(const Buffer<> &b, const std::string &input) {
+    const loom_buffer_t *raw = b.raw_buffer();
+    if (raw->host || raw->device) return;
+    throw RuntimeError("Input buffer " + b.name() +
+                       (input == b.name() ? "" : " (of " + input + ")") +
+                       " has no memory (its host pointer is null); allocate it before realizing, "
+                       "or call infer_input_bounds to ask which region the pipeline needs");
 }
 
 /** The argv of one call: the context, then each argument of f. ImageParams
@@ -320,12 +391,14 @@ std::vector<void *> jit_argv(const LoweredFunc &f, const Realization &dst, void 
             break;
         case LoweredArgument::InputBuffer:
             if (arg.buffer.defined()) {
+                if (!queries) require_memory(arg.buffer, arg.buffer.name());
                 argv.push_back(arg.buffer.raw_buffer());
             } else {
                 internal_assert(arg.param.defined(),
                                 "buffer argument " << arg.name << " without a source");
                 const Buffer<> &b = arg.param.buffer();
                 if (b.defined()) {
+                    if (!queries) require_memory(b, arg.name);
                     argv.push_back(b.raw_buffer());
                 } else if (queries) {
                     std::vector<loom_dimension_t> shape(size_t(arg.dimensions),

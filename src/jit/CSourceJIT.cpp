@@ -77,7 +77,11 @@ void remove_folder(const std::string &dir, const std::vector<std::string> &files
 
 bool use_c_source_jit() {
     const char *b = std::getenv("LOOM_JIT_BACKEND");
-    return b && std::strcmp(b, "c") == 0;
+    if (!b || !*b || std::strcmp(b, "llvm") == 0) return false;
+    if (std::strcmp(b, "c") == 0) return true;
+    user_error("LOOM_JIT_BACKEND=" << b
+                                   << " is not a JIT backend; use \"llvm\" (the default) or \"c\" "
+                                      "(generated C compiled by the system C compiler)");
 }
 
 CSourceModule compile_c_source_module(const LoweredFunc &f, const Target &target) {

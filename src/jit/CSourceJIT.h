@@ -16,7 +16,8 @@
 namespace loom {
 namespace Internal {
 
-/** True when LOOM_JIT_BACKEND is "c". */
+/** True when LOOM_JIT_BACKEND is "c"; a CompileError when it is set to
+ * anything other than "c", "llvm" or nothing. */
 bool use_c_source_jit();
 
 struct CSourceModule {

@@ -97,6 +97,12 @@ Engine &engine_for(const Target &t) {
     return *e;
 }
 
+// Whether code for t can run in this process.
+bool runs_on_host(const Target &t) {
+    Target host = get_host_target();
+    return t.os == host.os && t.arch == host.arch && t.bits == host.bits;
+}
+
 } // namespace
 
 struct JITModule::State {
@@ -115,6 +121,24 @@ struct JITModule::State {
     }
 };
 
+JITModule JITModule::assembly_only(const LoweredFunc &f, const Target &target) {
+    // A target this host cannot run: no engine, no machine code, just the text.
+    std::unique_ptr<llvm::TargetMachine> tm = make_target_machine(target);
+    llvm::LLVMContext context;
+    std::unique_ptr<llvm::Module> module = codegen_llvm(f, target, context, *tm);
+    std::string problems;
+    llvm::raw_string_ostream problems_stream(problems);
+    if (llvm::verifyModule(*module, &problems_stream))
+        internal_error("generated invalid LLVM IR for " << f.name << ":\n" << problems);
+    optimize_module(*module, *tm);
+    JITModule m;
+    m.state = std::make_shared<State>();
+    llvm::raw_string_ostream os(m.state->assembly);
+    module->print(os, nullptr);
+    os.flush();
+    return m;
+}
+
 JITModule JITModule::compile(const LoweredFunc &f, const Target &target, bool want_assembly) {
     if (!want_assembly && use_c_source_jit()) {
         CSourceModule c = compile_c_source_module(f, target);
@@ -125,7 +149,11 @@ JITModule JITModule::compile(const LoweredFunc &f, const Target &target, bool wa
         m.state->c_library = std::move(c.library);
         return m;
     }
+    if (want_assembly && !runs_on_host(target)) return assembly_only(f, target);
     Engine &engine = engine_for(target);
+    // Made before the lock is taken, so that when a step below throws, the
+    // lock is released before ~State takes it again to remove the dylib.
+    auto state = std::make_shared<State>();
     std::lock_guard<std::mutex> lock(engine.mutex);
 
     PhaseTimer timer;
@@ -142,12 +170,11 @@ JITModule JITModule::compile(const LoweredFunc &f, const Target &target, bool wa
     optimize_module(*module, *engine.target_machine);
     timer.phase("optimize");
 
-    auto state = std::make_shared<State>();
-    state->engine = &engine;
     if (want_assembly) {
         llvm::raw_string_ostream os(state->assembly);
         module->print(os, nullptr);
     }
+    state->engine = &engine;
 
     std::string dylib_name = f.name + "#" + std::to_string(engine.modules_added++);
     auto dylib = engine.jit->createJITDylib(dylib_name);

@@ -19,7 +19,9 @@ public:
     using MetadataFunction = const loom_pipeline_metadata_t *(*)();
 
     /** Generate LLVM IR for f, optimize and compile it. Printing the IR
-     * costs compile time, so llvm_assembly() is empty unless want_assembly. */
+     * costs compile time, so llvm_assembly() is empty unless want_assembly.
+     * With want_assembly and a target this host cannot run, only the text
+     * is made (no entry points). */
     static JITModule compile(const LoweredFunc &f, const Target &target,
                              bool want_assembly = false);
 
@@ -32,6 +34,7 @@ public:
     const std::string &llvm_assembly() const;
 
 private:
+    static JITModule assembly_only(const LoweredFunc &f, const Target &target);
     struct State;
     std::shared_ptr<State> state;
 };

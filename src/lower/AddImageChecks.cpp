@@ -1,9 +1,12 @@
 #include "lower/AddImageChecks.h"
 
+#include <climits>
+#include <cstdint>
 #include <set>
 #include <sstream>
 
 #include "analysis/Simplify.h"
+#include "ir/IRMutator.h"
 #include "ir/IROperator.h"
 #include "ir/IRPrinter.h"
 #include "ir/IRUtil.h"
@@ -34,7 +37,7 @@ std::string dim_field(const std::string &buffer, const char *field, int d) {
     return buffer + "." + field + "." + std::to_string(d);
 }
 
-/** Null, dimension and type checks: they guard every read of the buffer's fields. */
+/** Null, dimension, type and dim-pointer checks: they guard every read of the buffer's fields. */
 void add_shape_checks(const LoweredArgument &arg, std::vector<Stmt> &checks) {
     Expr handle = buffer_handle(arg);
     Expr not_null = NE::make(Reinterpret::make(UInt(64), handle), make_zero(UInt(64)));
@@ -58,17 +61,104 @@ void add_shape_checks(const LoweredArgument &arg, std::vector<Stmt> &checks) {
     checks.push_back(AssertStmt::make(
         same_type, runtime_error("loom_error_bad_type", {str(arg.name), code, bits, lanes,
                                                          want_code, want_bits, want_lanes})));
+    if (arg.dimensions > 0) {
+        // The dimension fields are read through buffer->dim (a C caller may leave it NULL).
+        Expr dim_is_null = Call::make(Int(32), "loom_buffer_dim_is_null",
+                                      {user_context_var(), handle}, Call::Extern);
+        checks.push_back(AssertStmt::make(
+            EQ::make(dim_is_null, make_zero(Int(32))),
+            runtime_error("loom_error_buffer_dim_is_null", {str(arg.name), dims})));
+    }
 }
 
-/** The buffer covers [req_min, req_max] in dimension d. */
-Stmt region_check(const std::string &func, const std::string &buffer, int d, const Expr &req_min,
-                  const Expr &req_max) {
-    Expr actual_min = int_var(dim_field(buffer, "min", d));
-    Expr actual_max = sub(add(actual_min, int_var(dim_field(buffer, "extent", d))), 1);
-    Expr covered = And::make(GE::make(req_min, actual_min), LE::make(req_max, actual_max));
+/** The 64-bit twin of the Int(32) let `name` (see widen_lets): checks
+ * read buffer fields and required regions through these, so that their
+ * messages repeat variables rather than casts (which CSE would lift). */
+std::string wide_name(const std::string &name) {
+    return name + ".i64";
+}
+
+Expr wide_var(const std::string &name) {
+    return Variable::make(Int(64), wide_name(name));
+}
+
+/** The buffer covers [req_min, req_max] in dimension d (the required
+ * region's lets, named here, evaluated in 64 bits: an index such as x + p
+ * with a huge p wraps in 32 bits and would pass a 32-bit check). */
+Stmt region_check(const std::string &func, const std::string &buffer, int d,
+                  const std::string &req_min, const std::string &req_max) {
+    Expr actual_min = wide_var(dim_field(buffer, "min", d));
+    Expr actual_max = Sub::make(Add::make(actual_min, wide_var(dim_field(buffer, "extent", d))),
+                                make_one(Int(64)));
+    Expr lo = wide_var(req_min), hi = wide_var(req_max);
+    Expr covered = And::make(GE::make(lo, actual_min), LE::make(hi, actual_max));
     return AssertStmt::make(covered, runtime_error("loom_error_buffer_too_small",
                                                    {str(func), str(buffer), make_const(Int(32), d),
-                                                    req_min, req_max, actual_min, actual_max}));
+                                                    lo, hi, actual_min, actual_max}));
+}
+
+/** Extents are at least 0, and coordinates are Int(32): the buffer's last
+ * coordinate min + extent - 1 must not pass 2^31 - 1, or loops over it wrap. */
+void add_coordinate_checks(const LoweredArgument &arg, std::vector<Stmt> &checks) {
+    for (int d = 0; d < arg.dimensions; d++) {
+        Expr min = int_var(dim_field(arg.name, "min", d));
+        Expr extent = int_var(dim_field(arg.name, "extent", d));
+        Expr last = Sub::make(Add::make(wide_var(dim_field(arg.name, "min", d)),
+                                        wide_var(dim_field(arg.name, "extent", d))),
+                              make_one(Int(64)));
+        Expr ok = And::make(GE::make(extent, make_zero(Int(32))),
+                            LE::make(last, make_const(Int(64), INT32_MAX)));
+        checks.push_back(AssertStmt::make(
+            ok, runtime_error("loom_error_buffer_bad_extent",
+                              {str(arg.name), make_const(Int(32), d), min, extent})));
+    }
+}
+
+/** e, an Int(32) expression over lets, evaluated in Int(64): arithmetic is
+ * rebuilt at 64 bits and the lets in `wide` are read through their twins;
+ * anything else is a 32-bit value, widened. */
+Expr widen(const Expr &e, const std::set<std::string> &wide) {
+    if (e.type() != Int(32)) return Cast::make(Int(64), e);
+    if (const auto *imm = e.as<IntImm>()) return make_const(Int(64), imm->value);
+    if (const auto *v = e.as<Variable>())
+        return wide.count(v->name) ? wide_var(v->name) : Cast::make(Int(64), e);
+    if (const auto *op = e.as<Add>()) return Add::make(widen(op->a, wide), widen(op->b, wide));
+    if (const auto *op = e.as<Sub>()) return Sub::make(widen(op->a, wide), widen(op->b, wide));
+    if (const auto *op = e.as<Mul>()) return Mul::make(widen(op->a, wide), widen(op->b, wide));
+    if (const auto *op = e.as<Div>()) return Div::make(widen(op->a, wide), widen(op->b, wide));
+    if (const auto *op = e.as<Mod>()) return Mod::make(widen(op->a, wide), widen(op->b, wide));
+    if (const auto *op = e.as<Min>()) return Min::make(widen(op->a, wide), widen(op->b, wide));
+    if (const auto *op = e.as<Max>()) return Max::make(widen(op->a, wide), widen(op->b, wide));
+    if (const auto *op = e.as<Select>())
+        return Select::make(op->condition, widen(op->true_value, wide),
+                            widen(op->false_value, wide));
+    return Cast::make(Int(64), e);
+}
+
+/** LetStmts defining the 64-bit twins of the leading lets `needed` reaches
+ * (the required regions and what they are computed from), in order;
+ * buffer fields (calls) stay 32-bit values. */
+std::vector<std::pair<std::string, Expr>> widen_lets(const std::vector<const LetStmt *> &lets,
+                                                     const std::set<std::string> &roots) {
+    std::set<std::string> needed = roots;
+    for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
+        if (!needed.count((*it)->name)) continue;
+        for (const std::string &v : free_variables((*it)->value)) needed.insert(v);
+    }
+    std::set<std::string> wide;
+    std::vector<std::pair<std::string, Expr>> twins;
+    for (const LetStmt *let : lets) {
+        if (!needed.count(let->name) || let->value.type() != Int(32)) continue;
+        Expr value = let->value.as<Call>() ? Cast::make(Int(64), Variable::make(Int(32), let->name))
+                                           : widen(let->value, wide);
+        wide.insert(let->name);
+        twins.emplace_back(wide_name(let->name), value);
+    }
+    // A root no leading let defines is read as it is.
+    for (const std::string &r : roots)
+        if (!wide.count(r))
+            twins.emplace_back(wide_name(r), Cast::make(Int(64), Variable::make(Int(32), r)));
+    return twins;
 }
 
 /** An output with bound(x, min, extent) or bound_extent(x, extent) must be
@@ -124,6 +214,27 @@ void add_innermost_stride_check(const LoweredArgument &arg, std::vector<Stmt> &c
     checks.push_back(AssertStmt::make(
         EQ::make(actual, want),
         runtime_error("loom_error_constraint_violated", {str(what), actual, str(text), want})));
+}
+
+/** Generated code addresses a buffer with 32-bit element offsets from its
+ * mins: the farthest element must be within 2^31 - 1 of the nearest, or
+ * the offsets wrap and reach memory outside the buffer. Computed in 64
+ * bits; each dimension's reach is capped at 2^40, so the sum cannot wrap. */
+void add_span_check(const LoweredArgument &arg, std::vector<Stmt> &checks) {
+    if (arg.dimensions == 0) return;
+    Expr zero = make_zero(Int(64)), one = make_one(Int(64));
+    Expr span = one;
+    for (int d = 0; d < arg.dimensions; d++) {
+        Expr extent = wide_var(dim_field(arg.name, "extent", d));
+        Expr stride = wide_var(dim_field(arg.name, "stride", d));
+        Expr steps = Max::make(Sub::make(extent, one), zero);
+        Expr reach = Mul::make(steps, Max::make(stride, Sub::make(zero, stride)));
+        span = Add::make(span, Min::make(reach, make_const(Int(64), int64_t(1) << 40)));
+    }
+    Expr max = make_const(Int(64), INT32_MAX);
+    checks.push_back(
+        AssertStmt::make(LE::make(span, max), runtime_error("loom_error_buffer_extents_too_large",
+                                                            {str(arg.name), span, max})));
 }
 
 void add_constraint_checks(const LoweredArgument &arg, std::vector<Stmt> &checks) {
@@ -218,29 +329,84 @@ Stmt bounds_query(const std::vector<LoweredArgument> &args, const std::set<std::
     return answer.defined() ? answer : Evaluate::make(make_zero(Int(32)));
 }
 
+/** int64(v) of an Int(32) Variable v as an Int(64) Variable of its own, for
+ * proofs only: the simplifier orders variables but not casts, so it would
+ * not see that int64(a) + int64(b) equals int64(b) + int64(a). */
+class WidenedVarsAsVars : public IRMutator {
+protected:
+    using IRMutator::visit;
+    Expr visit(const Cast *op) override {
+        const auto *v = op->value.as<Variable>();
+        if (op->type == Int(64) && v && v->type == Int(32))
+            return Variable::make(Int(64), v->name + ".as_i64");
+        return IRMutator::visit(op);
+    }
+};
+
+/** Whether every output buffer has an extent of 0 (or less) in some
+ * dimension; undefined when some output has no dimensions. */
+Expr every_output_empty(const std::vector<LoweredArgument> &args) {
+    Expr all;
+    for (const LoweredArgument &arg : args) {
+        if (arg.kind != LoweredArgument::OutputBuffer) continue;
+        if (arg.dimensions == 0) return Expr();
+        Expr empty;
+        for (int d = 0; d < arg.dimensions; d++) {
+            Expr e = LE::make(int_var(dim_field(arg.name, "extent", d)), make_zero(Int(32)));
+            empty = empty.defined() ? Or::make(empty, e) : e;
+        }
+        all = all.defined() ? And::make(all, empty) : empty;
+    }
+    return all;
+}
+
+/** The checks inside the leading lets: `first` always, then, unless
+ * `nothing_to_do` (every output empty; undefined: never), `then` and the
+ * pipeline. `wide_roots` are the lets the region checks read in 64 bits. */
+struct ChecksToPlace {
+    std::vector<Stmt> first, then;
+    Expr nothing_to_do;
+    std::set<std::string> wide_roots;
+};
+
 /** Puts `checks` after the leading LetStmts of s, where every field and
  * bound they use is defined, dropping those the lets make provably true
  * (an output written exactly over its buffer, for instance). With a bounds
  * query, the checks and s run only when it is not one. */
-Stmt insert_after_leading_lets(const Stmt &s, const std::vector<Stmt> &checks, const Stmt &query,
+Stmt insert_after_leading_lets(const Stmt &s, const ChecksToPlace &place, const Stmt &query,
                                const Expr &is_query, std::vector<const LetStmt *> &lets) {
     if (const auto *let = s.as<LetStmt>()) {
         lets.push_back(let);
-        Stmt body = insert_after_leading_lets(let->body, checks, query, is_query, lets);
+        Stmt body = insert_after_leading_lets(let->body, place, query, is_query, lets);
         return LetStmt::make(let->name, let->value, body);
     }
-    std::vector<Stmt> stmts;
-    for (const Stmt &check : checks) {
-        Expr condition = check.as<AssertStmt>()->condition;
-        for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
-            // Buffer fields stay symbolic: the simplifier reasons best about Variables.
-            if ((*it)->value.as<Call>()) continue;
-            condition = substitute((*it)->name, (*it)->value, condition);
+    std::vector<std::pair<std::string, Expr>> twins = widen_lets(lets, place.wide_roots);
+    auto unproven = [&](const std::vector<Stmt> &checks) {
+        std::vector<Stmt> kept;
+        for (const Stmt &check : checks) {
+            Expr condition = check.as<AssertStmt>()->condition;
+            for (auto it = twins.rbegin(); it != twins.rend(); ++it)
+                condition = substitute(it->first, it->second, condition);
+            for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
+                // Buffer fields stay symbolic: the simplifier reasons best about Variables.
+                if ((*it)->value.as<Call>()) continue;
+                condition = substitute((*it)->name, (*it)->value, condition);
+            }
+            if (!can_prove(WidenedVarsAsVars().mutate(condition))) kept.push_back(check);
         }
-        if (!can_prove(condition)) stmts.push_back(check);
-    }
-    stmts.push_back(s);
+        return kept;
+    };
+    std::vector<Stmt> stmts = unproven(place.first), rest = unproven(place.then);
+    rest.push_back(s);
+    Stmt work = Block::make(rest);
+    // With every output empty nothing is computed (the regions bounds
+    // inference gives empty loops are not meaningful), and nothing is read.
+    if (place.nothing_to_do.defined())
+        work = IfThenElse::make(Not::make(place.nothing_to_do), work);
+    stmts.push_back(work);
     Stmt run = Block::make(stmts);
+    for (auto it = twins.rbegin(); it != twins.rend(); ++it)
+        run = LetStmt::make(it->first, it->second, run);
     if (!is_query.defined()) return run;
     return IfThenElse::make(is_query, query, run);
 }
@@ -249,7 +415,8 @@ Stmt insert_after_leading_lets(const Stmt &s, const std::vector<Stmt> &checks, c
 
 Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
                       const std::vector<Function> &outputs,
-                      const std::map<std::string, std::string> &readers, const Target &target) {
+                      const std::map<std::string, std::string> &readers, const Target &target,
+                      const std::vector<Stmt> &first_checks) {
     bool checks = !target.has_feature(Target::NoAsserts);
     bool query = !target.has_feature(Target::NoBoundsQuery);
     if (!checks && !query) return s;
@@ -272,16 +439,26 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
                 has_region.insert(arg.name);
     });
 
-    std::vector<Stmt> shape_checks, inner_checks;
+    std::vector<Stmt> shape_checks;
+    ChecksToPlace place;
+    if (checks) place.first = first_checks;
+    std::vector<Stmt> &inner_checks = place.then;
     for (const Function &f : checks ? outputs : std::vector<Function>()) {
         for (const LoweredArgument &arg : args) {
             if (arg.is_buffer() && arg.name == buffer_name(f, 0))
-                add_output_bound_checks(f, arg.name, inner_checks);
+                add_output_bound_checks(f, arg.name, place.first);
         }
     }
     for (const LoweredArgument &arg : checks ? args : std::vector<LoweredArgument>()) {
-        if (arg.is_buffer()) add_shape_checks(arg, shape_checks);
-        add_param_range_checks(arg, inner_checks);
+        if (arg.is_buffer()) {
+            for (int d = 0; d < arg.dimensions; d++)
+                for (const char *field : {"min", "extent", "stride"})
+                    place.wide_roots.insert(dim_field(arg.name, field, d));
+            add_shape_checks(arg, shape_checks);
+            add_coordinate_checks(arg, place.first);
+            add_span_check(arg, place.first);
+        }
+        add_param_range_checks(arg, place.first);
         add_constraint_checks(arg, inner_checks);
 
         if (arg.is_buffer() && has_region.count(arg.name)) {
@@ -290,18 +467,21 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
             auto blamed = blame.find(arg.name);
             std::string func = blamed == blame.end() ? std::string("?") : blamed->second;
             for (int d = 0; d < arg.dimensions; d++) {
+                place.wide_roots.insert(required_min_name(arg.name, d));
+                place.wide_roots.insert(required_max_name(arg.name, d));
                 inner_checks.push_back(region_check(func, arg.name, d,
-                                                    int_var(required_min_name(arg.name, d)),
-                                                    int_var(required_max_name(arg.name, d))));
+                                                    required_min_name(arg.name, d),
+                                                    required_max_name(arg.name, d)));
             }
         }
     }
+    if (checks) place.nothing_to_do = every_output_empty(args);
     Expr is_query;
     Stmt query_answer = query ? bounds_query(args, has_region, &is_query) : Stmt();
     std::vector<const LetStmt *> lets;
-    Stmt body = inner_checks.empty() && !is_query.defined()
+    Stmt body = place.first.empty() && place.then.empty() && !is_query.defined()
                     ? s
-                    : insert_after_leading_lets(s, inner_checks, query_answer, is_query, lets);
+                    : insert_after_leading_lets(s, place, query_answer, is_query, lets);
     shape_checks.push_back(body);
     return Block::make(shape_checks);
 }

@@ -323,7 +323,11 @@ public:
             const auto *a = static_cast<const AssertStmt *>(node);
             const auto *c = a->message.as<Call>();
             if (!c || c->name != split_too_small_error()) return;
-            ok = ok.defined() ? And::make(ok, a->condition) : a->condition;
+            // The assert passes empty extents too (`ok || extent <= 0`);
+            // the loop region is right only when `ok` holds.
+            const auto *either = a->condition.as<Or>();
+            internal_assert(either, "ShiftInwards check of unexpected form: " << a->condition);
+            ok = ok.defined() ? And::make(ok, either->a) : either->a;
         });
         return ok;
     }

@@ -42,11 +42,17 @@ protected:
         Expr extent = op->extent;
         if (op->for_type == ForType::Vectorized) {
             extent = simplify(expand(op->extent));
+            std::string loop = user_loop_name(op->name);
+            size_t dot = loop.rfind('.');
+            std::string func = dot == std::string::npos ? loop : loop.substr(0, dot);
+            std::string var = dot == std::string::npos ? loop : loop.substr(dot + 1);
+            if (auto lanes = as_const_int(extent); lanes && *lanes > max_vector_lanes()) {
+                user_error("Func " << func << ": cannot vectorize loop " << var << " of extent "
+                                   << *lanes << "; a vector has at most " << max_vector_lanes()
+                                   << " lanes, so use vectorize(" << var
+                                   << ", factor) with a smaller factor");
+            }
             if (!is_const(extent)) {
-                std::string loop = user_loop_name(op->name);
-                size_t dot = loop.rfind('.');
-                std::string func = dot == std::string::npos ? loop : loop.substr(0, dot);
-                std::string var = dot == std::string::npos ? loop : loop.substr(dot + 1);
                 user_error("Func " << func << ": cannot vectorize loop " << var
                                    << " because its extent (" << extent
                                    << ") is not a compile-time constant; use vectorize(" << var

@@ -28,6 +28,7 @@
 #include "lower/ScheduleFunctions.h"
 #include "lower/SelectGPUAPI.h"
 #include "lower/SlidingWindow.h"
+#include "lower/SplitFactorChecks.h"
 #include "lower/StorageFlattening.h"
 #include "lower/StorageFolding.h"
 #include "lower/StreamingStores.h"
@@ -104,7 +105,8 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
     s = unpack_buffers(s, args);
     log_pass("unpack_buffers", s);
 
-    s = add_image_checks(s, args, outputs, image_readers(realization, env), target);
+    s = add_image_checks(s, args, outputs, image_readers(realization, env), target,
+                         split_factor_checks(outputs, env, args));
     log_pass("add_image_checks", s);
 
     s = simplify(s);

@@ -146,10 +146,14 @@ class StageNestBuilder {
     /** ShiftInwards moves the last iteration back to end at the end; with
      * an extent below the factor it would start before the beginning,
      * which for an output means writing before its buffer. Checked (when
-     * this nest runs) before the output is produced, naming the split. */
+     * this nest runs) before the output is produced, naming the split. An
+     * empty extent runs no iteration and passes: the condition is
+     * `ok || extent <= 0`, and bounds inference reads `ok` (see
+     * shift_inwards_ok there). */
     Stmt shift_inwards_check(const Split &split, const Expr &extent, const Expr &factor) const {
         Expr ok = GE::make(extent, factor);
         if (path.defined()) ok = Or::make(Not::make(path), ok);
+        Expr empty = LE::make(extent, make_zero(Int(32)));
         std::string tail_text = split.tail == TailStrategy::Auto
                                     ? "TailStrategy::Auto (ShiftInwards for a pure definition)"
                                     : "TailStrategy::ShiftInwards";
@@ -158,7 +162,7 @@ class StageNestBuilder {
                        {user_context_var(), StringImm::make(func.name()),
                         StringImm::make(split.old_var), StringImm::make(tail_text), factor, extent},
                        Call::Extern);
-        return AssertStmt::make(ok, error);
+        return AssertStmt::make(Or::make(ok, empty), error);
     }
 
     void apply_split(const Split &split) {

@@ -17,11 +17,19 @@ int loom_error_bad_type(void *uc, const char *buffer_name, int32_t actual_code, 
                         int32_t actual_lanes, int32_t expected_code, int32_t expected_bits,
                         int32_t expected_lanes);
 int loom_error_bad_dimensions(void *uc, const char *buffer_name, int32_t actual, int32_t expected);
+/* 1 when buffer `b` has dimensions but no dim array (a C caller's mistake);
+ * reports nothing. */
+int loom_buffer_dim_is_null(void *uc, const loom_buffer_t *b);
+int loom_error_buffer_dim_is_null(void *uc, const char *buffer_name, int32_t dimensions);
 /* Buffer `buffer_name` is read (or written, for outputs) over [req_min, req_max]
  * in dimension `dim` by Func `func_name` but covers only [actual_min, actual_max]. */
 int loom_error_buffer_too_small(void *uc, const char *func_name, const char *buffer_name,
-                                int32_t dim, int32_t req_min, int32_t req_max, int32_t actual_min,
-                                int32_t actual_max);
+                                int32_t dim, int64_t req_min, int64_t req_max, int64_t actual_min,
+                                int64_t actual_max);
+/* Buffer `buffer_name`'s dimension `dim` has a negative extent, or ends past
+ * the largest int32 coordinate. */
+int loom_error_buffer_bad_extent(void *uc, const char *buffer_name, int32_t dim, int32_t min,
+                                 int32_t extent);
 /* bound() of Func `func_name` (`bound_text`, e.g. "bound(x, 0, 16)") fixes dimension `dim`
  * to [bound_min, bound_max], but the output buffer is [actual_min, actual_max]
  * (is_output != 0) or the pipeline needs [actual_min, actual_max] of it. */

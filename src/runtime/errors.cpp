@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cinttypes>
+#include <climits>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -89,31 +90,56 @@ int loom_error_bad_dimensions(void *uc, const char *buffer_name, int32_t actual,
 }
 
 int loom_error_buffer_too_small(void *uc, const char *func_name, const char *buffer_name,
-                                int32_t dim, int32_t req_min, int32_t req_max, int32_t actual_min,
-                                int32_t actual_max) {
+                                int32_t dim, int64_t req_min, int64_t req_max, int64_t actual_min,
+                                int64_t actual_max) {
     const char *buffer = or_unnamed(buffer_name);
     bool has_func = func_name && func_name[0];
     bool is_output = has_func && std::strcmp(func_name, buffer) == 0;
     if (is_output) {
         return report(uc, loom_error_code_buffer_too_small,
-                      "Output buffer %s is accessed at %d to %d in dimension %d by Func %s, but "
+                      "Output buffer %s is accessed at %" PRId64 " to %" PRId64
+                      " in dimension %d by Func %s, but "
                       "the buffer only "
-                      "covers %d to %d",
-                      buffer, int(req_min), int(req_max), int(dim), func_name, int(actual_min),
-                      int(actual_max));
+                      "covers %" PRId64 " to %" PRId64,
+                      buffer, req_min, req_max, int(dim), func_name, actual_min, actual_max);
     }
     if (has_func) {
         return report(uc, loom_error_code_buffer_too_small,
-                      "Input buffer %s is accessed at %d to %d in dimension %d by Func %s, but the "
-                      "buffer only covers "
-                      "%d to %d",
-                      buffer, int(req_min), int(req_max), int(dim), func_name, int(actual_min),
-                      int(actual_max));
+                      "Input buffer %s is accessed at %" PRId64 " to %" PRId64
+                      " in dimension %d by Func %s, but the "
+                      "buffer only covers %" PRId64 " to %" PRId64,
+                      buffer, req_min, req_max, int(dim), func_name, actual_min, actual_max);
     }
     return report(uc, loom_error_code_buffer_too_small,
-                  "Input buffer %s is accessed at %d to %d in dimension %d, but the buffer only "
-                  "covers %d to %d",
-                  buffer, int(req_min), int(req_max), int(dim), int(actual_min), int(actual_max));
+                  "Input buffer %s is accessed at %" PRId64 " to %" PRId64
+                  " in dimension %d, but the buffer only "
+                  "covers %" PRId64 " to %" PRId64,
+                  buffer, req_min, req_max, int(dim), actual_min, actual_max);
+}
+
+int loom_error_buffer_bad_extent(void *uc, const char *buffer_name, int32_t dim, int32_t min,
+                                 int32_t extent) {
+    if (extent < 0) {
+        return report(uc, loom_error_code_buffer_extents_too_large,
+                      "Buffer %s has extent %d in dimension %d; an extent must be at least 0",
+                      or_unnamed(buffer_name), int(extent), int(dim));
+    }
+    return report(uc, loom_error_code_buffer_extents_too_large,
+                  "Buffer %s has min %d and extent %d in dimension %d, which reaches past the "
+                  "largest coordinate %d",
+                  or_unnamed(buffer_name), int(min), int(extent), int(dim), INT32_MAX);
+}
+
+int loom_buffer_dim_is_null(void *uc, const loom_buffer_t *b) {
+    (void)uc;
+    return b && b->dimensions > 0 && !b->dim ? 1 : 0;
+}
+
+int loom_error_buffer_dim_is_null(void *uc, const char *buffer_name, int32_t dimensions) {
+    return report(uc, loom_error_code_buffer_argument_is_null,
+                  "Buffer %s has %d dimensions but its dim pointer is NULL; point dim at an array "
+                  "of that many loom_dimension_t",
+                  or_unnamed(buffer_name), int(dimensions));
 }
 
 int loom_error_bound_violated(void *uc, const char *func_name, const char *bound_text, int32_t dim,
@@ -136,7 +162,10 @@ int loom_error_bound_violated(void *uc, const char *func_name, const char *bound
 int loom_error_buffer_extents_too_large(void *uc, const char *buffer_name, int64_t actual,
                                         int64_t max) {
     return report(uc, loom_error_code_buffer_extents_too_large,
-                  "Buffer %s spans %" PRId64 " elements, more than the maximum of %" PRId64,
+                  "Buffer %s spans %" PRId64 " elements from its first to its last, more than "
+                  "the maximum of %" PRId64 ": generated code addresses buffers with 32-bit "
+                  "offsets (the large_buffers target feature, which would make them 64-bit, "
+                  "is not supported yet)",
                   or_unnamed(buffer_name), actual, max);
 }
 

@@ -189,6 +189,70 @@ void test_default_handler_prints() {
           "default handler printed the message to stderr: \"" + text + "\"");
 }
 
+std::string last_message() {
+    return global_messages.empty() ? std::string("(none)") : global_messages.back();
+}
+
+// Calls from C that once crashed (issue 16) return an error code and say why.
+void test_bad_calls_from_c() {
+    loom_set_error_handler(global_handler);
+    Buffer<uint8_t> in(8, 3), out(8, 3);
+    float scale = 1.0f;
+    int offset = 0;
+
+    // A buffer that claims two dimensions but has no dim array.
+    loom_buffer_t no_dims = *in.raw_buffer();
+    no_dims.dim = nullptr;
+    global_messages.clear();
+    int err = brighten(&no_dims, scale, offset, out);
+    check(err == loom_error_code_buffer_argument_is_null &&
+              contains(last_message(), "Buffer input has 2 dimensions but its dim pointer is NULL"),
+          "dim == NULL gives an error naming the buffer: " + last_message());
+
+    // argv itself NULL, and a NULL pointer where a scalar's value belongs.
+    global_messages.clear();
+    err = brighten_argv(nullptr);
+    check(err == loom_error_code_generic && contains(last_message(), "brighten_argv: argv is NULL"),
+          "brighten_argv(NULL) gives an error: " + last_message());
+    void *argv[] = {nullptr, in.raw_buffer(), nullptr, &offset, out.raw_buffer()};
+    global_messages.clear();
+    err = brighten_argv(argv);
+    check(err == loom_error_code_generic &&
+              contains(last_message(), "argv[2] is NULL, but it must point to the value of the "
+                                       "scalar argument scale"),
+          "a NULL scalar pointer in argv gives an error: " + last_message());
+
+    // An empty output of the vectorized pipeline computes nothing, successfully.
+    Buffer<uint8_t> empty_in(0, 3), empty_out(0, 3);
+    global_messages.clear();
+    err = brighten(empty_in, scale, offset, empty_out);
+    check(err == 0, "an empty output of a vectorized pipeline: " + last_message());
+
+    // An output whose last coordinate passes 2^31 - 1.
+    Buffer<uint8_t> high_in(10, 1), high_out(10, 1);
+    high_in.set_min(INT32_MAX - 5, 0);
+    high_out.set_min(INT32_MAX - 5, 0);
+    global_messages.clear();
+    err = brighten(high_in, scale, offset, high_out);
+    check(err != 0 && contains(last_message(), "reaches past the largest coordinate 2147483647"),
+          "an output reaching past INT_MAX gives an error: " + last_message());
+
+    // An input whose rows are 2^30 bytes apart: element offsets pass 2^31.
+    uint8_t data[64] = {0};
+    loom_dimension_t shape[2] = {{0, 8, 1, 0}, {0, 3, 1 << 30, 0}};
+    loom_buffer_t strided = *in.raw_buffer();
+    strided.host = data;
+    strided.dim = shape;
+    Buffer<uint8_t> one_row(8, 1);
+    global_messages.clear();
+    err = brighten(&strided, scale, offset, one_row);
+    check(err == loom_error_code_buffer_extents_too_large &&
+              contains(last_message(), "Buffer input spans 2147483656 elements") &&
+              contains(last_message(), "large_buffers"),
+          "an input spanning more than 2^31 elements gives an error: " + last_message());
+    loom_set_error_handler(nullptr);
+}
+
 } // namespace
 
 int main() {
@@ -197,6 +261,7 @@ int main() {
     test_errors_through_global_handler();
     test_errors_through_context_handler();
     test_default_handler_prints();
+    test_bad_calls_from_c();
     if (failures) {
         std::printf("%d check(s) failed\n", failures);
         return 1;

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdio>
 
+#include "codegen/ArgvMessages.h"
 #include "codegen/c/CodeGen_C_Visitor.h"
 #include "ir/Error.h"
 
@@ -53,8 +54,10 @@ const std::map<std::string, RuntimePrototype> &runtime_prototypes() {
         {"loom_error_bad_dimensions", {"int", {"void *", "const char *", "int32_t", "int32_t"}}},
         {"loom_error_buffer_too_small",
          {"int",
-          {"void *", "const char *", "const char *", "int32_t", "int32_t", "int32_t", "int32_t",
-           "int32_t"}}},
+          {"void *", "const char *", "const char *", "int32_t", "int64_t", "int64_t", "int64_t",
+           "int64_t"}}},
+        {"loom_error_buffer_bad_extent",
+         {"int", {"void *", "const char *", "int32_t", "int32_t", "int32_t"}}},
         {"loom_error_buffer_extents_too_large",
          {"int", {"void *", "const char *", "int64_t", "int64_t"}}},
         {"loom_error_bound_violated",
@@ -71,6 +74,8 @@ const std::map<std::string, RuntimePrototype> &runtime_prototypes() {
         {"loom_error_param_too_large_f64", {"int", {"void *", "const char *", "double", "double"}}},
         {"loom_error_out_of_memory", {"int", {"void *"}}},
         {"loom_error_message", {"int", {"void *", "const char *"}}},
+        {"loom_buffer_dim_is_null", {"int", {"void *", "const loom_buffer_t *"}}},
+        {"loom_error_buffer_dim_is_null", {"int", {"void *", "const char *", "int32_t"}}},
         {"loom_error_specialize_fail", {"int", {"void *", "const char *"}}},
         {"loom_error_split_too_small",
          {"int", {"void *", "const char *", "const char *", "const char *", "int32_t", "int32_t"}}},
@@ -385,8 +390,17 @@ void CodeGen_C::define_wrappers(const LoweredFunc &f) {
     text << ");\n}\n\n";
 
     // argv[0] is the user context; then buffers, or pointers to scalar values.
-    text << "int " << f.name << "_argv(void **argv) {\n    return " << f.name
-         << "_with_context(argv[0]";
+    // A NULL argv, or a NULL pointer to a scalar's value, is reported.
+    declare_extern("loom_error_message", "int", {"void *", "const char *"});
+    text << "int " << f.name << "_argv(void **argv) {\n"
+         << "    if (!argv) return loom_error_message(NULL, "
+         << string_literal(argv_null_message(f)) << ");\n";
+    for (size_t i = 0; i < f.args.size(); i++) {
+        if (f.args[i].is_buffer()) continue;
+        text << "    if (!argv[" << i + 1 << "]) return loom_error_message(argv[0], "
+             << string_literal(argv_slot_null_message(f, i)) << ");\n";
+    }
+    text << "    return " << f.name << "_with_context(argv[0]";
     for (size_t i = 0; i < f.args.size(); i++) {
         const auto &a = f.args[i];
         std::string slot = "argv[" + std::to_string(i + 1) + "]";

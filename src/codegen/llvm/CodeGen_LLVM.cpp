@@ -7,6 +7,7 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GlobalVariable.h>
 
+#include "codegen/ArgvMessages.h"
 #include "codegen/llvm/CodeGen_LLVM_Visitor.h"
 #include "ir/Error.h"
 
@@ -232,6 +233,20 @@ void CodeGen_LLVM::define_argv_function(const LoweredFunc &f, llvm::Function *bo
     set_function_attributes(fn);
     llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", fn));
     llvm::Value *argv = fn->getArg(0);
+    // A NULL argv, or a NULL pointer where a scalar's value should be, is
+    // reported (through the context, when there is one) instead of read.
+    llvm::FunctionCallee report = module->getOrInsertFunction(
+        "loom_error_message", llvm::FunctionType::get(i32_t, {ptr_t, ptr_t}, false));
+    auto fail_if_null = [&](llvm::Value *p, llvm::Value *user_context, const std::string &text) {
+        auto *bad = llvm::BasicBlock::Create(context, "argv_null", fn);
+        auto *ok = llvm::BasicBlock::Create(context, "argv_ok", fn);
+        b.CreateCondBr(b.CreateIsNull(p), bad, ok);
+        b.SetInsertPoint(bad);
+        b.CreateRet(b.CreateCall(report, {user_context, string_constant(text)}));
+        b.SetInsertPoint(ok);
+    };
+    fail_if_null(argv, llvm::ConstantPointerNull::get(llvm::PointerType::get(context, 0)),
+                 argv_null_message(f));
     auto slot = [&](size_t i) {
         return b.CreateLoad(ptr_t, b.CreateConstInBoundsGEP1_64(ptr_t, argv, i),
                             "argv." + std::to_string(i));
@@ -243,6 +258,7 @@ void CodeGen_LLVM::define_argv_function(const LoweredFunc &f, llvm::Function *bo
         if (a.is_buffer()) {
             args.push_back(p);
         } else {
+            fail_if_null(p, args[0], argv_slot_null_message(f, i));
             llvm::Value *v = b.CreateLoad(llvm_memory_type_of(a.type), p, a.name);
             if (a.type.is_bool()) v = b.CreateICmpNE(v, llvm::ConstantInt::get(i8_t, 0));
             args.push_back(v);
