@@ -40,15 +40,10 @@ public:
         loom::Func clamped = loom::BoundaryConditions::repeat_edge(input);
 
         // Splat: grid cell (x, y) gathers the s x s pixels centred on (x s, y s).
-        // The bins are clamped to [0, top], the bin of intensity 1, which
-        // changes no value (intensities are clamped to [0, 1]) but tells
-        // bounds inference how many bins the grid has: Loom does not bound
-        // a float converted to int by the float's range (see docs/apps.md).
         Expr inv_r = 1.0f / r_sigma;
-        Expr top = cast<int>(inv_r + 0.5f);
         cell = loom::RDom({{0, s}, {0, s}}, "cell");
         Expr sample = clamp(clamped(x * s + cell.x - s / 2, y * s + cell.y - s / 2), 0.0f, 1.0f);
-        Expr bin = clamp(cast<int>(sample * inv_r + 0.5f), 0, top);
+        Expr bin = cast<int>(sample * inv_r + 0.5f);
         histogram(x, y, z, c) = 0.0f;
         histogram(x, y, bin, c) += loom::select(c == 0, sample, 1.0f);
 
@@ -65,7 +60,7 @@ public:
         // Slice: trilinear interpolation of the blurred grid.
         Expr value = clamp(input(x, y), 0.0f, 1.0f);
         Expr zv = value * inv_r;
-        Expr zi = clamp(cast<int>(zv), 0, top);
+        Expr zi = cast<int>(zv);
         Expr zf = zv - cast<float>(zi);
         Expr xi = x / s, yi_ = y / s;
         Expr xf = cast<float>(x % s) / float(s), yf = cast<float>(y % s) / float(s);
