@@ -67,6 +67,7 @@ int main(int argc, char **argv) {
     std::printf("bilateral_grid_app: %dx%d ok\n", out.width(), out.height());
 
     if (bench) {
+        loom_apps::print_machine(loom::get_host_target().to_string());
         BilateralGridGenerator g;
         loom::Pipeline p = g.build_pipeline();
         g.input.set(in);

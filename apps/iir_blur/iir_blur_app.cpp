@@ -74,6 +74,7 @@ int main(int argc, char **argv) {
     std::printf("iir_blur_app: %dx%d ok\n", out.width(), out.height());
 
     if (bench) {
+        loom_apps::print_machine(loom::get_host_target().to_string());
         IirBlurGenerator g;
         loom::Pipeline p = g.build_pipeline();
         g.input.set(in);

@@ -95,6 +95,7 @@ int main(int argc, char **argv) {
     std::printf("max_filter_app: %dx%dx%d ok\n", out.width(), out.height(), out.channels());
 
     if (bench) {
+        loom_apps::print_machine(loom::get_host_target().to_string());
         MaxFilterGenerator g;
         loom::Pipeline p = g.build_pipeline();
         g.input.set(in);

@@ -6,13 +6,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace loom_apps {
 
-/** Median milliseconds of `runs` calls of f (after one warm-up call). */
 /** An app's command line: `[--bench] [input.png [output.png]]`. */
 struct AppArgs {
     bool bench = false;
@@ -32,6 +34,7 @@ inline AppArgs parse_app_args(int argc, char **argv) {
     return args;
 }
 
+/** Median milliseconds of `runs` calls of f (after one warm-up call). */
 template <typename F> double median_ms(int runs, F &&f) {
     f();
     std::vector<double> ms;
@@ -43,6 +46,24 @@ template <typename F> double median_ms(int runs, F &&f) {
     }
     std::sort(ms.begin(), ms.end());
     return ms[ms.size() / 2];
+}
+
+/** The CPU's model name from /proc/cpuinfo ("unknown" elsewhere). */
+inline std::string cpu_model() {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    for (std::string line; std::getline(cpuinfo, line);)
+        if (line.rfind("model name", 0) == 0) {
+            size_t colon = line.find(':');
+            if (colon != std::string::npos) return line.substr(colon + 2);
+        }
+    return "unknown";
+}
+
+/** One line naming the machine and the target the code was compiled for,
+ * so that figures from different machines are never mixed. */
+inline void print_machine(const std::string &target) {
+    std::printf("machine: %s, %u hardware threads; target %s\n", cpu_model().c_str(),
+                std::thread::hardware_concurrency(), target.c_str());
 }
 
 } // namespace loom_apps
