@@ -74,9 +74,9 @@ int main(int argc, char **argv) {
         g.r_sigma.set(r_sigma);
         p.compile_jit();
         Buffer<float> jit_out(out.width(), out.height());
-        double aot_ms = loom_apps::median_ms(
-            20, [&] { bilateral_grid(in.raw_buffer(), r_sigma, out.raw_buffer()); });
-        double jit_ms = loom_apps::median_ms(20, [&] { p.realize(loom::Realization({jit_out})); });
+        auto [aot_ms, jit_ms] = loom_apps::alternating_median_ms(
+            20, [&] { bilateral_grid(in.raw_buffer(), r_sigma, out.raw_buffer()); },
+            [&] { p.realize(loom::Realization({jit_out})); });
         if (compare(out, jit_out)) {
             std::printf("bilateral_grid_app: the JIT output differs\n");
             return 1;

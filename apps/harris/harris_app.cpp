@@ -63,9 +63,9 @@ int main(int argc, char **argv) {
         g.k.set(k);
         p.compile_jit();
         Buffer<float> jit_out(out.width(), out.height());
-        double aot_ms =
-            loom_apps::median_ms(20, [&] { harris(in.raw_buffer(), k, out.raw_buffer()); });
-        double jit_ms = loom_apps::median_ms(20, [&] { p.realize(loom::Realization({jit_out})); });
+        auto [aot_ms, jit_ms] = loom_apps::alternating_median_ms(
+            20, [&] { harris(in.raw_buffer(), k, out.raw_buffer()); },
+            [&] { p.realize(loom::Realization({jit_out})); });
         if (compare(out, jit_out)) {
             std::printf("harris_app: the JIT output differs\n");
             return 1;

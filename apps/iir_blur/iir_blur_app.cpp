@@ -81,9 +81,9 @@ int main(int argc, char **argv) {
         g.alpha.set(alpha);
         p.compile_jit();
         Buffer<float> jit_out(out.width(), out.height(), 3);
-        double aot_ms =
-            loom_apps::median_ms(20, [&] { iir_blur(in.raw_buffer(), alpha, out.raw_buffer()); });
-        double jit_ms = loom_apps::median_ms(20, [&] { p.realize(loom::Realization({jit_out})); });
+        auto [aot_ms, jit_ms] = loom_apps::alternating_median_ms(
+            20, [&] { iir_blur(in.raw_buffer(), alpha, out.raw_buffer()); },
+            [&] { p.realize(loom::Realization({jit_out})); });
         if (compare(out, jit_out)) {
             std::printf("iir_blur_app: the JIT output differs\n");
             return 1;

@@ -101,9 +101,9 @@ int main(int argc, char **argv) {
         g.input.set(in);
         p.compile_jit();
         Buffer<uint8_t> jit_out(out.width(), out.height(), out.channels());
-        double aot_ms =
-            loom_apps::median_ms(20, [&] { max_filter(in.raw_buffer(), out.raw_buffer()); });
-        double jit_ms = loom_apps::median_ms(20, [&] { p.realize(loom::Realization({jit_out})); });
+        auto [aot_ms, jit_ms] = loom_apps::alternating_median_ms(
+            20, [&] { max_filter(in.raw_buffer(), out.raw_buffer()); },
+            [&] { p.realize(loom::Realization({jit_out})); });
         if (compare(out, jit_out)) {
             std::printf("max_filter_app: the JIT output differs\n");
             return 1;

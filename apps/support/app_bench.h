@@ -11,6 +11,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace loom_apps {
@@ -46,6 +47,28 @@ template <typename F> double median_ms(int runs, F &&f) {
     }
     std::sort(ms.begin(), ms.end());
     return ms[ms.size() / 2];
+}
+
+/** Median milliseconds of `runs` calls each of a and b, alternating (after
+ * one warm-up call of each), so that both see the same machine load. */
+template <typename A, typename B>
+std::pair<double, double> alternating_median_ms(int runs, A &&a, B &&b) {
+    auto time = [](auto &f) {
+        auto t0 = std::chrono::steady_clock::now();
+        f();
+        auto t1 = std::chrono::steady_clock::now();
+        return std::chrono::duration<double, std::milli>(t1 - t0).count();
+    };
+    a();
+    b();
+    std::vector<double> ms_a, ms_b;
+    for (int i = 0; i < runs; i++) {
+        ms_a.push_back(time(a));
+        ms_b.push_back(time(b));
+    }
+    std::sort(ms_a.begin(), ms_a.end());
+    std::sort(ms_b.begin(), ms_b.end());
+    return {ms_a[ms_a.size() / 2], ms_b[ms_b.size() / 2]};
 }
 
 /** The CPU's model name from /proc/cpuinfo ("unknown" elsewhere). */
