@@ -272,7 +272,11 @@ private:
         Type t = op->type.element_of();
         if (t.is_float()) {
             auto c = b.is_single_point() ? as_const_float(b.min) : std::nullopt;
-            if (c && *c > 0) {
+            if (a.is_single_point() && b.is_single_point() && !c) {
+                // A quotient of two fixed values (1.0f / some_param) is one
+                // fixed value, whatever the divisor's sign.
+                result = Interval::single_point(simplify(Div::make(a.min, b.min)));
+            } else if (c && *c > 0) {
                 result = Interval(a.min.defined() ? simplify(Div::make(a.min, b.min)) : Expr(),
                                   a.max.defined() ? simplify(Div::make(a.max, b.min)) : Expr());
             } else if (c && *c < 0) {

@@ -80,6 +80,19 @@ TEST_CASE("bounds are symbolic for free variables", "[bounds]") {
     CHECK(bounds(Ramp::make(y, i32(2), 4), s) == "[y, (y + 6)]");
 }
 
+TEST_CASE("a float quotient of fixed values is one fixed value", "[bounds]") {
+    // 1 / r with r a Param: a bilateral grid's bins per unit of intensity.
+    Scope<Interval> s;
+    Expr r = var("r", Float(32)), one = make_const(Float(32), 1.0);
+    CHECK(bounds(div(one, r), s) == "[(1.0f / r), (1.0f / r)]");
+    // Through a conversion to int the bin count stays bounded (and symbolic).
+    Interval bins = bounds_of_expr_in_scope(Cast::make(Int(32), div(one, r)), s);
+    CHECK(bins.is_bounded());
+    // A divisor that varies over a range of unknown sign still bounds nothing.
+    s.push("f", Interval(make_const(Float(32), -1.0), make_const(Float(32), 1.0)));
+    CHECK(bounds(div(one, var("f", Float(32))), s) == "[-inf, +inf]");
+}
+
 TEST_CASE("boxes_required unions call sites over loops", "[bounds]") {
     // for i in [0, 10): f(i) + f(i + 2, ...) style accesses, via Image calls on a name.
     Expr i = var("i");
