@@ -11,6 +11,7 @@
 #include <string>
 
 #include "HarrisGenerator.h"
+#include "app_autoschedule.h"
 #include "app_bench.h"
 #include "app_check.h"
 #include "app_images.h"
@@ -55,6 +56,19 @@ int main(int argc, char **argv) {
     }
     std::printf("harris_app: %dx%d ok\n", out.width(), out.height());
 
+    if (loom_apps::has_flag(argc, argv, "--auto")) {
+        // The auto-scheduler's and a short tuning run's schedules, checked.
+        Buffer<float> auto_out(out.width(), out.height());
+        auto rows = loom_apps::bench_automatic<HarrisGenerator>(
+            "harris",
+            [&](HarrisGenerator &g) {
+                g.input.set(in);
+                g.k.set(k);
+            },
+            loom::Realization({auto_out}), [&] { return compare(out, auto_out) == 0; }, 0,
+            loom_apps::app_tune_seconds(), 3);
+        if (!rows.ok) return 1;
+    }
     if (bench) {
         loom_apps::print_machine(loom::get_host_target().to_string());
         HarrisGenerator g;
@@ -72,6 +86,15 @@ int main(int argc, char **argv) {
         }
         std::printf("harris %dx%d: AOT %.3f ms, JIT %.3f ms, AOT/JIT %.2f\n", out.width(),
                     out.height(), aot_ms, jit_ms, aot_ms / jit_ms);
+        auto rows = loom_apps::bench_automatic<HarrisGenerator>(
+            "harris",
+            [&](HarrisGenerator &g) {
+                g.input.set(in);
+                g.k.set(k);
+            },
+            loom::Realization({jit_out}), [&] { return compare(out, jit_out) == 0; }, jit_ms,
+            loom_apps::app_tune_seconds(), 20);
+        if (!rows.ok) return 1;
     }
     return 0;
 }

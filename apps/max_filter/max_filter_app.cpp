@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "MaxFilterGenerator.h"
+#include "app_autoschedule.h"
 #include "app_bench.h"
 #include "loom_image_io.h"
 #include "max_filter.h"
@@ -94,6 +95,15 @@ int main(int argc, char **argv) {
     if (!out_png.empty()) loom::image_io::save_png(out, out_png);
     std::printf("max_filter_app: %dx%dx%d ok\n", out.width(), out.height(), out.channels());
 
+    if (loom_apps::has_flag(argc, argv, "--auto")) {
+        // The auto-scheduler's and a short tuning run's schedules, checked.
+        Buffer<uint8_t> auto_out(out.width(), out.height(), out.channels());
+        auto rows = loom_apps::bench_automatic<MaxFilterGenerator>(
+            "max_filter", [&](MaxFilterGenerator &g) { g.input.set(in); },
+            loom::Realization({auto_out}), [&] { return compare(out, auto_out) == 0; }, 0,
+            loom_apps::app_tune_seconds(), 3);
+        if (!rows.ok) return 1;
+    }
     if (bench) {
         loom_apps::print_machine(loom::get_host_target().to_string());
         MaxFilterGenerator g;
@@ -111,6 +121,11 @@ int main(int argc, char **argv) {
         std::printf("max_filter %dx%dx%d (radius %d): AOT %.3f ms, JIT %.3f ms, AOT/JIT %.2f\n",
                     out.width(), out.height(), out.channels(), radius, aot_ms, jit_ms,
                     aot_ms / jit_ms);
+        auto rows = loom_apps::bench_automatic<MaxFilterGenerator>(
+            "max_filter", [&](MaxFilterGenerator &g) { g.input.set(in); },
+            loom::Realization({jit_out}), [&] { return compare(out, jit_out) == 0; }, jit_ms,
+            loom_apps::app_tune_seconds(), 20);
+        if (!rows.ok) return 1;
     }
     return 0;
 }

@@ -104,6 +104,10 @@ class Tuner {
     std::vector<Callable::Value> values_;
     std::vector<Buffer<>> reference_;
     std::vector<std::string> tunable_; // Funcs whose placement may change
+    /** Tunable Funcs read only pointwise: the only ones the search inlines
+     * (inlining a stencil multiplies its work, and the compile time of long
+     * chains with it). */
+    std::set<std::string> pointwise_;
     bool has_matrix_product_ = false;
     std::mt19937_64 rng_;
     Clock::time_point start_ = Clock::now();
@@ -241,6 +245,7 @@ class Tuner {
         }
         for (const std::string &f : tunable_)
             for (const char *place : {"inline", "root", "strip", "sliding"}) {
+                if (!std::strcmp(place, "inline") && !pointwise_.count(f)) continue;
                 auto it = k.placement.find(f);
                 if (it != k.placement.end() && it->second == place) continue;
                 Knobs n = k;
@@ -283,6 +288,7 @@ class Tuner {
         static const char *places[] = {"", "inline", "root", "strip", "sliding"};
         for (const std::string &f : tunable_) {
             const char *p = places[rng_() % 5];
+            if (!std::strcmp(p, "inline") && !pointwise_.count(f)) p = "";
             if (*p) k.placement[f] = p;
         }
         return k;
@@ -334,17 +340,23 @@ public:
             // Cheap Funcs (boundary conditions, wrappers of Buffers) stay
             // inlined: storing them never pays, and their names are made
             // by Loom, so a schedule naming them would not paste back.
-            if (!f.is_output && !f.user_scheduled && !f.has_updates && f.cost > 3)
+            if (!f.is_output && !f.user_scheduled && !f.has_updates &&
+                (f.cost > 3 || f.calls > 1)) {
                 tunable_.push_back(n);
+                if (f.access == Access::Pointwise) pointwise_.insert(n);
+            }
             if (f.has_updates && f.func.updates().size() == 1 && f.consumers.size() == 1)
                 has_matrix_product_ = true;
         }
-        args_ = p_.infer_arguments();
+        // The arguments straight from the definitions (infer_arguments would
+        // lower the pipeline as it is now, possibly everything inlined).
         std::map<std::string, Parameter> params = all_params_of(funcs);
+        for (const auto &[name, param] : params)
+            args_.emplace_back(name,
+                               param.is_buffer() ? Argument::InputBuffer : Argument::InputScalar,
+                               param.type(), param.is_buffer() ? param.dimensions() : 0);
         for (const Argument &a : args_) {
             auto it = params.find(a.name);
-            if (it == params.end())
-                user_error("autotune: the pipeline's argument " << a.name << " was not found");
             Callable::Value v;
             if (a.is_buffer()) {
                 if (!it->second.buffer().defined())

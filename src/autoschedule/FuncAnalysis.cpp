@@ -93,6 +93,8 @@ PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
                 // Index arithmetic is not work done per value: a clamped
                 // load (a boundary condition) costs one.
                 for (const Expr &a : c->args) visit_all(a, [&](const IRNode *) { self.cost--; });
+                if (c->call_type == Call::Image) self.reads_images = true;
+                if (c->call_type == Call::Image || c->call_type == Call::Loom) self.calls++;
                 if (c->call_type != Call::Loom || !c->func.defined() || c->func.same_as(f)) return;
                 auto it = info.funcs.find(c->func.name());
                 if (it == info.funcs.end()) return;
@@ -100,6 +102,9 @@ PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
                 if (std::find(callee.consumers.begin(), callee.consumers.end(), f.name()) ==
                     callee.consumers.end())
                     callee.consumers.push_back(f.name());
+                if (std::find(self.producers.begin(), self.producers.end(), callee.func.name()) ==
+                    self.producers.end())
+                    self.producers.push_back(callee.func.name());
                 for (const Expr &a : c->args)
                     callee.access = worse(callee.access, arg_access(a, &callee.max_offset));
                 if (f.args().size() > c->args.size()) callee.reused_across_dims = true;

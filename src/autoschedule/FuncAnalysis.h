@@ -31,6 +31,9 @@ struct FuncInfo {
     /** A consumer has more dimensions (an RGB output of a gray ratio):
      * inlining would recompute each value once per extra coordinate. */
     bool reused_across_dims = false;
+    std::vector<std::string> producers; // Funcs its definitions call
+    bool reads_images = false;          // its definitions read a Buffer or ImageParam
+    int calls = 0;                      // calls to Funcs and images in its definitions
     bool is_output = false;
     bool has_updates = false;
     bool user_scheduled = false;

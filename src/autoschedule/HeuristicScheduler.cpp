@@ -124,6 +124,15 @@ class Heuristic {
                c.func.args().size() == f.func.args().size();
     }
 
+    /** Does computing name read a Buffer or ImageParam, itself or through
+     * the Funcs inlined into it? */
+    bool touches_images(const std::string &name) const {
+        if (fi(name).reads_images) return true;
+        for (const std::string &p : fi(name).producers)
+            if (placement_.at(p) == "inline" && touches_images(p)) return true;
+        return false;
+    }
+
     /** Decide inline / root / member, consumers first. */
     void place() {
         for (auto it = info_.order.rbegin(); it != info_.order.rend(); ++it) {
@@ -157,8 +166,12 @@ class Heuristic {
             }
             // A pointwise Func is inlined unless inlining would recompute it
             // for every coordinate of a consumer's extra dimensions.
-            bool reused = f.reused_across_dims && f.cost > cheap_cost;
-            if (f.cost <= cheap_cost || (a == Access::Pointwise && !reused)) {
+            // Cheap means little arithmetic and one read: inlining a cheap
+            // Func that reads twice (max(f(x), f(x + k))) along a chain
+            // doubles the expression at every stage.
+            bool cheap = f.cost <= cheap_cost && f.calls <= 1;
+            bool reused = f.reused_across_dims && !cheap;
+            if (cheap || (a == Access::Pointwise && !reused)) {
                 placement_[*it] = "inline";
                 continue;
             }
@@ -263,9 +276,15 @@ class Heuristic {
                 mf.compute_root();
             const FuncInfo &mi = fi(m);
             int mvw = vector_width(mi);
-            if (mvw > 1 && !mi.func.args().empty())
-                mf.vectorize(Var(mi.func.args()[0]), mvw,
-                             w >= mvw ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
+            // A member that reads only other Funcs rounds its region up to
+            // whole vectors: its producers are computed over what it needs,
+            // so nothing outside a buffer is read, and bounds inference stays
+            // cheap along long chains of vectorized stages (with shifted or
+            // guarded tails it grows several-fold per stage today).
+            TailStrategy tail = !touches_images(m) ? TailStrategy::RoundUp
+                                : w >= mvw         ? TailStrategy::ShiftInwards
+                                                   : TailStrategy::GuardWithIf;
+            if (mvw > 1 && !mi.func.args().empty()) mf.vectorize(Var(mi.func.args()[0]), mvw, tail);
         }
         // Updates: vectorize and parallelize their pure loops as the pure stage.
         for (size_t k = 0; k < function.updates().size(); k++) {
