@@ -7,12 +7,18 @@
 //
 //   perf_compile_scaling [max seconds per compile (default 60)] [kinds...]
 //
+// LOOM_SCALING_STACK_MB=n compiles on a thread with an n MiB stack: the
+// lowering passes recurse once per stage or let, and with the default 8 MiB
+// the deepest pipelines overflow it (issue 16, item 2) before their time
+// can be measured.
+//
 // Each measurement runs in a child process (forked after a warm-up compile,
 // so LLVM's start-up is not counted), so that one that takes too long is
 // stopped and one that crashes is reported, and the others still run.
 
 #include <Loom.h>
 
+#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,9 +27,11 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -130,8 +138,37 @@ Measurement measure_here(const Kind &kind, int n) {
     return m;
 }
 
+/** measure_here on a thread with a stack of stack_mb MiB (0: here). */
+Measurement measure_with_stack(const Kind &kind, int n, size_t stack_mb) {
+    if (stack_mb == 0) return measure_here(kind, n);
+    struct Job {
+        const Kind *kind;
+        int n;
+        Measurement m;
+        std::string error;
+    } job{&kind, n, {}, {}};
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, stack_mb << 20);
+    pthread_t thread;
+    auto body = [](void *p) -> void * {
+        auto *j = static_cast<Job *>(p);
+        try {
+            j->m = measure_here(*j->kind, j->n);
+        } catch (const std::exception &e) {
+            j->error = e.what();
+        }
+        return nullptr;
+    };
+    if (pthread_create(&thread, &attr, body, &job) != 0) return measure_here(kind, n);
+    pthread_join(thread, nullptr);
+    pthread_attr_destroy(&attr);
+    if (!job.error.empty()) throw std::runtime_error(job.error);
+    return job.m;
+}
+
 /** measure_here in a child process, stopped after max_seconds. */
-Measurement measure(const Kind &kind, int n, double max_seconds) {
+Measurement measure(const Kind &kind, int n, double max_seconds, size_t stack_mb) {
     int fds[2];
     if (pipe(fds) != 0) return {false, "pipe failed", 0, 0};
     std::fflush(stdout);
@@ -141,7 +178,7 @@ Measurement measure(const Kind &kind, int n, double max_seconds) {
         close(fds[0]);
         double result[2] = {-1, -1};
         try {
-            Measurement m = measure_here(kind, n);
+            Measurement m = measure_with_stack(kind, n, stack_mb);
             result[0] = m.lower_ms;
             result[1] = m.compile_ms;
         } catch (const std::exception &e) {
@@ -210,12 +247,15 @@ int main(int argc, char **argv) {
     std::vector<std::string> chosen(argv + std::min(argc, 2), argv + argc);
     const std::vector<int> sizes = {50, 100, 200, 500, 1000, 2000};
 
+    const char *stack_env = std::getenv("LOOM_SCALING_STACK_MB");
+    size_t stack_mb = stack_env ? size_t(std::max(0, std::atoi(stack_env))) : 0;
     std::printf("compile scaling: CPU %s, %u hardware threads; target %s\n", cpu_model().c_str(),
                 std::thread::hardware_concurrency(),
                 get_jit_target_from_environment().to_string().c_str());
     std::printf("(lower: Loom's lowering passes; compile: the whole compile_jit, lowering and "
                 "LLVM; each in a fresh process, %.0f s at most)\n",
                 max_seconds);
+    if (stack_mb) std::printf("(compiling on a thread with a %zu MiB stack)\n", stack_mb);
     // Warm up LLVM and the JIT before the children fork.
     inline_chain(2).compile_jit();
 
@@ -237,7 +277,7 @@ int main(int argc, char **argv) {
                     continue;
                 }
             }
-            Measurement m = measure(kind, n, max_seconds);
+            Measurement m = measure(kind, n, max_seconds, stack_mb);
             if (!m.ok) {
                 std::printf("%8d %12s %12s (%s)\n", n, "-", "-", m.problem.c_str());
                 break;
