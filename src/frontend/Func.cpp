@@ -10,6 +10,7 @@
 #include "ir/IRUtil.h"
 
 #include <algorithm>
+#include <mutex>
 #include <ostream>
 
 namespace loom {
@@ -454,6 +455,11 @@ std::vector<OutputImageParam> Func::output_buffers() const {
 }
 
 Pipeline &Func::pipeline() const {
+    // Threads sharing a Func may realize it at once; one of them makes its
+    // Pipeline (which then locks its own compiles). pipeline_ is never reset,
+    // so once made it is only read.
+    static std::mutex make_mutex;
+    std::lock_guard<std::mutex> lock(make_mutex);
     if (!pipeline_.defined()) pipeline_ = Pipeline(*this);
     return pipeline_;
 }

@@ -9,6 +9,7 @@
 #include <climits>
 #include <fstream>
 #include <iostream>
+#include <mutex>
 
 #include "autoschedule/AutoScheduler.h"
 #include "autoschedule/HeuristicScheduler.h"
@@ -47,16 +48,27 @@ struct DefinitionStamp {
     std::vector<const void *> constraints;
 };
 
-struct PipelineContents {
-    std::vector<Function> outputs;
+/** One compile of a Pipeline. Immutable once made: a realize holds it
+ * while it runs, so a recompile from another thread never pulls the code
+ * out from under a running call. */
+struct CompiledPipeline {
     std::string name;
-    JITHandlers handlers;
-
-    bool compiled = false;
     Target target;
     DefinitionStamp stamp;
     LoweredFunc lowered;
     JITModule module;
+};
+
+struct PipelineContents {
+    std::vector<Function> outputs;
+    JITHandlers handlers;
+
+    /** Guards everything below: several threads may realize one Pipeline
+     * (or one Func) at once, and the first of them compiles. Recursive, so
+     * that an auto-scheduler run at the first realize may use the Pipeline. */
+    std::recursive_mutex mutex;
+    std::string name;
+    std::shared_ptr<const CompiledPipeline> compiled;
 
     /** apply_autoscheduler with no sizes known: run it at the first realize. */
     bool autoschedule_pending = false;
@@ -220,6 +232,29 @@ void check_output_buffers(const std::vector<Function> &outputs, const Realizatio
     }
 }
 
+/** The compiled code of c for this target, compiled now unless the last
+ * compile still fits the definitions. The caller holds c.mutex. */
+std::shared_ptr<const CompiledPipeline> compiled_for(PipelineContents &c, const Target &requested) {
+    require_defined(c.outputs);
+    Target target = resolve_jit_target(requested, c.outputs[0].name());
+    DefinitionStamp stamp = stamp_of(c.outputs);
+    if (c.compiled && c.compiled->target == target && same_stamp(stamp, c.compiled->stamp))
+        return c.compiled;
+    c.compiled = nullptr;
+    if (c.name.empty()) c.name = entry_name(c.outputs);
+    auto made = std::make_shared<CompiledPipeline>();
+    made->name = c.name;
+    made->lowered = lower(c.outputs, c.name, target);
+    also_compile_cuda_for_test(c.outputs, c.name, target, made->lowered);
+    check_kernels_fit_device(made->lowered);
+    made->module = JITModule::compile(made->lowered, target);
+    jit_compilations++;
+    made->target = target;
+    made->stamp = std::move(stamp);
+    c.compiled = made;
+    return made;
+}
+
 } // namespace
 
 } // namespace Internal
@@ -242,25 +277,14 @@ std::vector<Func> Pipeline::outputs() const {
 
 void Pipeline::compile_jit(const Target &requested) {
     if (!contents) user_error("compile_jit of an empty Pipeline");
-    auto &c = *contents;
-    require_defined(c.outputs);
-    Target target = resolve_jit_target(requested, c.outputs[0].name());
-    DefinitionStamp stamp = stamp_of(c.outputs);
-    if (c.compiled && c.target == target && same_stamp(stamp, c.stamp)) return;
-    c.compiled = false;
-    if (c.name.empty()) c.name = entry_name(c.outputs);
-    c.lowered = lower(c.outputs, c.name, target);
-    also_compile_cuda_for_test(c.outputs, c.name, target, c.lowered);
-    check_kernels_fit_device(c.lowered);
-    c.module = JITModule::compile(c.lowered, target);
-    jit_compilations++;
-    c.target = target;
-    c.stamp = std::move(stamp);
-    c.compiled = true;
+    std::lock_guard<std::recursive_mutex> lock(contents->mutex);
+    compiled_for(*contents, requested);
 }
 
 void Pipeline::invalidate_cache() {
-    if (contents) contents->compiled = false;
+    if (!contents) return;
+    std::lock_guard<std::recursive_mutex> lock(contents->mutex);
+    contents->compiled = nullptr;
 }
 
 JITHandlers &Pipeline::jit_handlers() {
@@ -438,25 +462,29 @@ void Pipeline::realize(JITUserContext *context, Realization dst, const Target &t
     if (!contents) user_error("realize of an empty Pipeline");
     require_defined(contents->outputs);
     check_output_buffers(contents->outputs, dst);
-    if (contents->autoschedule_pending) {
-        // The auto-scheduler waited for the real output sizes.
-        std::vector<std::vector<int>> sizes;
-        size_t slot = 0;
-        for (const Function &f : contents->outputs) {
-            sizes.emplace_back();
-            for (int d = 0; d < dst[slot].dimensions(); d++)
-                sizes.back().push_back(dst[slot].dim(d).extent());
-            slot += size_t(f.outputs());
+    std::shared_ptr<const CompiledPipeline> compiled;
+    {
+        std::lock_guard<std::recursive_mutex> lock(contents->mutex);
+        if (contents->autoschedule_pending) {
+            // The auto-scheduler waited for the real output sizes.
+            std::vector<std::vector<int>> sizes;
+            size_t slot = 0;
+            for (const Function &f : contents->outputs) {
+                sizes.emplace_back();
+                for (int d = 0; d < dst[slot].dimensions(); d++)
+                    sizes.back().push_back(dst[slot].dim(d).extent());
+                slot += size_t(f.outputs());
+            }
+            AutoSchedulerResults &r = contents->autoschedule_results;
+            contents->autoschedule_pending = false;
+            r = run_autoscheduler(*this, r.target, r.autoscheduler_params, sizes);
         }
-        AutoSchedulerResults &r = contents->autoschedule_results;
-        contents->autoschedule_pending = false;
-        r = run_autoscheduler(*this, r.target, r.autoscheduler_params, sizes);
+        compiled = compiled_for(*contents, target);
     }
-    compile_jit(target);
-    auto &c = *contents;
-    JITCall call(context, c.handlers, c.name);
-    std::vector<void *> argv = jit_argv(c.lowered, dst, call.context(), nullptr);
-    call.run(c.lowered, c.module.argv_function(), argv);
+    // The code runs unlocked: other threads may run it (or recompile) meanwhile.
+    JITCall call(context, contents->handlers, compiled->name);
+    std::vector<void *> argv = jit_argv(compiled->lowered, dst, call.context(), nullptr);
+    call.run(compiled->lowered, compiled->module.argv_function(), argv);
 }
 
 void Pipeline::infer_input_bounds(const std::vector<int> &sizes, const Target &target) {
@@ -482,13 +510,17 @@ void Pipeline::infer_input_bounds(JITUserContext *context, Realization dst, cons
         user_error("infer_input_bounds of " << contents->outputs[0].name()
                                             << " needs bounds queries, which the target "
                                             << target.to_string() << " leaves out");
-    compile_jit(target);
-    auto &c = *contents;
-    JITCall call(context, c.handlers, c.name);
+    std::shared_ptr<const CompiledPipeline> compiled;
+    {
+        std::lock_guard<std::recursive_mutex> lock(contents->mutex);
+        compiled = compiled_for(*contents, target);
+    }
+    JITCall call(context, contents->handlers, compiled->name);
     std::vector<std::pair<Parameter, Buffer<>>> queries;
-    std::vector<void *> argv = jit_argv(c.lowered, dst, call.context(), &queries);
+    std::vector<void *> argv = jit_argv(compiled->lowered, dst, call.context(), &queries);
     if (queries.empty()) return; // every input is bound: nothing to infer
-    if (call.run(c.lowered, c.module.argv_function(), argv) != 0) return; // reported
+    if (call.run(compiled->lowered, compiled->module.argv_function(), argv) != 0)
+        return; // reported
     for (auto &[param, query] : queries) {
         query.allocate();
         param.set_buffer(query);
@@ -609,6 +641,7 @@ AutoSchedulerResults Pipeline::apply_autoscheduler(const Target &target,
     std::vector<std::vector<int>> sizes = output_estimates(*this);
     if (!sizes.empty()) return apply_autoscheduler(sizes[0], target, params);
     // No estimates: validate the name and options now, choose at the first realize.
+    std::lock_guard<std::recursive_mutex> lock(contents->mutex);
     AutoSchedulerResults &r = contents->autoschedule_results;
     r = AutoSchedulerResults();
     r.scheduler_name =
@@ -636,6 +669,7 @@ AutoSchedulerResults Pipeline::apply_autoscheduler(const std::vector<int> &outpu
                        << f.name() << " has " << plural(f.dimensions(), "dimension"));
         sizes.push_back(output_sizes);
     }
+    std::lock_guard<std::recursive_mutex> lock(contents->mutex);
     contents->autoschedule_pending = false;
     contents->autoschedule_results = run_autoscheduler(*this, target, params, sizes);
     return contents->autoschedule_results;

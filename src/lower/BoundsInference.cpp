@@ -334,14 +334,14 @@ public:
 
     /** The region the loops of output f write, which split tails may make
      * larger than the buffer: the checks compare it with every output buffer. */
-    void define_output_region(const Function &f, const Stmt &pipeline, LetList &lets) const {
+    void define_output_region(const Function &f, const Stmt &pipeline,
+                              const std::map<std::string, Box> &reads, LetList &lets) const {
         Stmt produce = find_produce(pipeline, f.name());
         std::map<std::string, Box> written = regions_written(produce);
         Box region = written[f.name()];
         internal_assert(int(region.size()) == f.dimensions(),
                         "no region written for output " << f.name());
         // Its own updates and the other outputs read the output buffer too.
-        std::map<std::string, Box> reads = regions_read(pipeline);
         auto read = reads.find(f.name());
         if (read != reads.end() && read->second.size() == region.size()) {
             for (size_t d = 0; d < read->second.size(); d++) {
@@ -418,7 +418,9 @@ public:
         LetList regions;
         define_image_regions(s, regions);
         LetList with_outputs = lets;
-        for (const Function &o : outputs) define_output_region(o, s, with_outputs);
+        // What the pipeline reads of each output, found once for all of them.
+        std::map<std::string, Box> reads = regions_read(s);
+        for (const Function &o : outputs) define_output_region(o, s, reads, with_outputs);
         for (size_t i = lets.size(); i < with_outputs.size(); i++)
             regions.push_back(with_outputs[i]);
         checks.push_back(s);

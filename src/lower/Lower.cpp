@@ -1,6 +1,9 @@
 #include "lower/Lower.h"
 
+#include <chrono>
+#include <cstdio>
 #include <iostream>
+#include <string>
 
 #include "analysis/CSE.h"
 #include "analysis/Simplify.h"
@@ -42,9 +45,29 @@ namespace Internal {
 
 namespace {
 
-void log_pass(const char *pass, const Stmt &s) {
-    if (debug_level() >= 2) std::cerr << "Lowering after " << pass << ":\n" << s << "\n";
-}
+/** With LOOM_DEBUG >= 1, how long each pass took (one line per lowering);
+ * with LOOM_DEBUG >= 2 also the IR after each pass. */
+struct PassLog {
+    bool timing = debug_level() >= 1;
+    std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+    std::string report;
+
+    void operator()(const char *pass, const Stmt &s) {
+        if (timing) {
+            auto now = std::chrono::steady_clock::now();
+            char text[96];
+            std::snprintf(text, sizeof(text), " %s %.2f ms", pass,
+                          std::chrono::duration<double, std::milli>(now - last).count());
+            report += text;
+            last = now;
+        }
+        if (debug_level() >= 2 && s.defined())
+            std::cerr << "Lowering after " << pass << ":\n" << s << "\n";
+    }
+    void print(const std::string &name) const {
+        if (timing) std::cerr << "loom: lower " << name << ":" << report << "\n";
+    }
+};
 
 void log_kernels(const char *pass, const std::vector<DeviceKernel> &kernels) {
     if (debug_level() < 2) return;
@@ -57,13 +80,16 @@ void log_kernels(const char *pass, const std::vector<DeviceKernel> &kernels) {
 LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
                   const Target &target, const std::vector<Argument> &listed) {
     check_can_generate_code(target, "pipeline " + name);
+    PassLog log_pass;
     Environment env = find_environment(outputs);
     std::vector<std::string> realization = realization_order(outputs, env);
+    log_pass("find_environment, realization_order", Stmt());
 
     Stmt s = schedule_functions(outputs, realization, env);
     log_pass("schedule_functions", s);
 
     s = validate_gpu_loops(s, target);
+    log_pass("validate_gpu_loops", s);
 
     s = select_gpu_api(s, target);
     log_pass("select_gpu_api", s);
@@ -78,6 +104,7 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
     log_pass("bounds_inference", s);
 
     s = check_vector_extents(s);
+    log_pass("check_vector_extents", s);
 
     s = sliding_window(s, env);
     log_pass("sliding_window", s);
@@ -86,6 +113,7 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
     log_pass("storage_folding", s);
 
     std::vector<LoweredArgument> args = infer_arguments(s, outputs, listed);
+    log_pass("infer_arguments", s);
 
     s = storage_flattening(s, outputs, env);
     log_pass("storage_flattening", s);
@@ -153,6 +181,8 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
     // Listed arguments the pipeline never reads: no checks, no unpacking.
     std::map<DeviceAPI, std::string> device_sources;
     s = embed_device_source(s, kernels, target, device_sources);
+    log_pass("embed_device_source", s);
+    log_pass.print(name);
     return LoweredFunc{
         name, add_unread_arguments(args, listed), s, {}, kernels, device_sources, conceptual_body};
 }
