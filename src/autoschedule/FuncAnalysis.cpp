@@ -105,8 +105,13 @@ PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
                 if (std::find(self.producers.begin(), self.producers.end(), callee.func.name()) ==
                     self.producers.end())
                     self.producers.push_back(callee.func.name());
-                for (const Expr &a : c->args)
-                    callee.access = worse(callee.access, arg_access(a, &callee.max_offset));
+                callee.dim_offset.resize(std::max(callee.dim_offset.size(), c->args.size()), 0);
+                for (size_t i = 0; i < c->args.size(); i++) {
+                    int offset = 0;
+                    callee.access = worse(callee.access, arg_access(c->args[i], &offset));
+                    callee.max_offset = std::max(callee.max_offset, offset);
+                    callee.dim_offset[i] = std::max(callee.dim_offset[i], offset);
+                }
                 if (f.args().size() > c->args.size()) callee.reused_across_dims = true;
             });
         };

@@ -26,6 +26,7 @@ struct FuncInfo {
     std::vector<std::string> consumers; // Funcs whose definitions call it
     Access access = Access::Pointwise;  // the worst access over all its calls
     int max_offset = 0;                 // the largest |offset| of a stencil access
+    std::vector<int> dim_offset;        // the same per dimension of the Func
     int cost = 0;                       // IR nodes in its definitions
     int max_bits = 8;                   // the widest non-bool type it computes with
     /** A consumer has more dimensions (an RGB output of a gray ratio):

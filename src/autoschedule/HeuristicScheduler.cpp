@@ -236,6 +236,17 @@ class Heuristic {
                 if (row_bytes > 0)
                     rows = std::min<int>(
                         rows, std::max<int>(8, int(opts_.cache_bytes / uint64_t(2 * row_bytes))));
+                // Each strip recomputes the chain's halo in its dimension
+                // (the offsets of the stencils add up along the chain): keep
+                // that under a quarter of the strip, up to 128 rows and a
+                // task per thread.
+                int halo = 0;
+                for (const std::string &m : g.members) {
+                    const std::vector<int> &o = fi(m).dim_offset;
+                    if (size_t(strip_dim) < o.size()) halo += o[size_t(strip_dim)];
+                }
+                int most = h > 0 ? std::max(8, h / std::max(1, opts_.parallelism)) : 128;
+                rows = std::max(rows, std::min({4 * halo, most, 128}));
             }
             if (opts_.rows_per_task > 0) rows = opts_.rows_per_task;
             if (h > 0) rows = std::min(rows, h);
@@ -294,10 +305,31 @@ class Heuristic {
                 return std::find(loops.begin(), loops.end(), v) != loops.end();
             };
             Stage st = f.update(int(k));
-            if (vw > 1 && has(args[0]) && (w < 0 || w >= vw))
-                st.vectorize(x, vw, TailStrategy::GuardWithIf);
-            if (strip_dim >= 0 && has(args[size_t(strip_dim)]))
+            if (strip_dim >= 0 && has(args[size_t(strip_dim)])) {
+                if (vw > 1 && has(args[0]) && (w < 0 || w >= vw))
+                    st.vectorize(x, vw, TailStrategy::GuardWithIf);
                 st.parallel(Var(args[size_t(strip_dim)]));
+                continue;
+            }
+            // The rows are an RVar (a scan down the columns): parallel over
+            // another pure dimension, else over chunks of columns.
+            int other = -1;
+            for (size_t i = args.size(); i-- > 1;)
+                if (other < 0 && has(args[i]) && (extent(i) < 0 || extent(i) >= 2)) other = int(i);
+            if (vw > 1 && has(args[0]) && (w < 0 || w >= vw)) {
+                if (other < 0 && (w < 0 || w >= 4 * vw * std::max(1, opts_.parallelism))) {
+                    Var xo(fresh(function, args[0] + "o")), xi(fresh(function, args[0] + "i"));
+                    int chunk =
+                        w > 0 ? std::max(vw, (w / (2 * std::max(1, opts_.parallelism))) / vw * vw)
+                              : 8 * vw;
+                    st.split(x, xo, xi, chunk, TailStrategy::GuardWithIf)
+                        .vectorize(xi, vw, TailStrategy::GuardWithIf)
+                        .parallel(xo);
+                } else {
+                    st.vectorize(x, vw, TailStrategy::GuardWithIf);
+                }
+            }
+            if (other >= 0) st.parallel(Var(args[size_t(other)]));
         }
     }
 
