@@ -109,6 +109,14 @@ PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
                 for (size_t i = 0; i < c->args.size(); i++) {
                     int offset = 0;
                     callee.access = worse(callee.access, arg_access(c->args[i], &offset));
+                    // A Var of the caller in another position reads across
+                    // (a transpose): not a point-for-point read.
+                    if (const auto *v = c->args[i].as<Variable>()) {
+                        const std::vector<std::string> &own = f.args();
+                        auto at = std::find(own.begin(), own.end(), v->name);
+                        if (at != own.end() && size_t(at - own.begin()) != i)
+                            callee.access = Access::Other;
+                    }
                     callee.max_offset = std::max(callee.max_offset, offset);
                     callee.dim_offset[i] = std::max(callee.dim_offset[i], offset);
                 }

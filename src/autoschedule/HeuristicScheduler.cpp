@@ -195,7 +195,18 @@ class Heuristic {
         if (args.empty()) return;
         auto it = sizes_.find(g.root);
         std::vector<int> ext = it == sizes_.end() ? std::vector<int>() : it->second;
-        auto extent = [&](size_t i) { return i < ext.size() ? ext[i] : -1; };
+        // Roots that are not outputs have no known sizes: an output's (of
+        // the same dimension count) guide the choices, but only known sizes
+        // allow unguarded tails.
+        std::vector<int> guess = ext;
+        if (guess.empty())
+            for (const auto &kv : sizes_)
+                if (kv.second.size() == args.size()) {
+                    guess = kv.second;
+                    break;
+                }
+        auto known = [&](size_t i) { return i < ext.size() ? ext[i] : -1; };
+        auto extent = [&](size_t i) { return i < guess.size() ? guess[i] : -1; };
         const int vw = vector_width(rf);
         Var x(args[0]);
 
@@ -254,7 +265,8 @@ class Heuristic {
                 Var so(fresh(function, args[size_t(strip_dim)] + "o")),
                     si(fresh(function, args[size_t(strip_dim)] + "i"));
                 f.split(s, so, si, rows,
-                        h >= rows ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
+                        known(size_t(strip_dim)) >= rows ? TailStrategy::ShiftInwards
+                                                         : TailStrategy::GuardWithIf);
                 f.parallel(so);
                 strip_outer = so;
                 strip_inner = si;
@@ -267,7 +279,8 @@ class Heuristic {
         }
         int w = extent(0);
         if (vw > 1 && (w < 0 || w >= vw))
-            f.vectorize(x, vw, w >= vw ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
+            f.vectorize(x, vw,
+                        known(0) >= vw ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
         if (!have_strip && (w < 0 || w >= vw * 64)) {
             // One dimension: parallel chunks of whole vectors.
             Var xo(fresh(function, args[0] + "o"));
@@ -293,7 +306,7 @@ class Heuristic {
             // cheap along long chains of vectorized stages (with shifted or
             // guarded tails it grows several-fold per stage today).
             TailStrategy tail = !touches_images(m) ? TailStrategy::RoundUp
-                                : w >= mvw         ? TailStrategy::ShiftInwards
+                                : known(0) >= mvw  ? TailStrategy::ShiftInwards
                                                    : TailStrategy::GuardWithIf;
             if (mvw > 1 && !mi.func.args().empty()) mf.vectorize(Var(mi.func.args()[0]), mvw, tail);
         }
@@ -314,8 +327,10 @@ class Heuristic {
             // The rows are an RVar (a scan down the columns): parallel over
             // another pure dimension, else over chunks of columns.
             int other = -1;
+            int enough = 2 * std::max(1, opts_.parallelism);
             for (size_t i = args.size(); i-- > 1;)
-                if (other < 0 && has(args[i]) && (extent(i) < 0 || extent(i) >= 2)) other = int(i);
+                if (other < 0 && has(args[i]) && (extent(i) < 0 || extent(i) >= enough))
+                    other = int(i);
             if (vw > 1 && has(args[0]) && (w < 0 || w >= vw)) {
                 if (other < 0 && (w < 0 || w >= 4 * vw * std::max(1, opts_.parallelism))) {
                     Var xo(fresh(function, args[0] + "o")), xi(fresh(function, args[0] + "i"));
