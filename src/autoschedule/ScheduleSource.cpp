@@ -494,6 +494,13 @@ class SourceReader {
         }
         fail("expected an integer or the name of a Param");
     }
+    /** An enum argument written Kind::Value, looked up in names. */
+    template <typename E>
+    E enum_arg(const Arg &a, const std::map<std::string, E> &names, const char *kind) const {
+        auto it = names.find(a.text);
+        if (a.kind != Arg::Enum || it == names.end()) fail(std::string("expected a ") + kind);
+        return it->second;
+    }
     TailStrategy tail(const Arg &a) const {
         static const std::map<std::string, TailStrategy> names = {
             {"TailStrategy::Auto", TailStrategy::Auto},
@@ -501,9 +508,7 @@ class SourceReader {
             {"TailStrategy::GuardWithIf", TailStrategy::GuardWithIf},
             {"TailStrategy::ShiftInwards", TailStrategy::ShiftInwards},
             {"TailStrategy::Predicate", TailStrategy::Predicate}};
-        auto it = names.find(a.text);
-        if (a.kind != Arg::Enum || it == names.end()) fail("expected a TailStrategy");
-        return it->second;
+        return enum_arg(a, names, "TailStrategy");
     }
     DeviceAPI device(const Arg &a) const {
         static const std::map<std::string, DeviceAPI> names = {
@@ -512,9 +517,7 @@ class SourceReader {
             {"DeviceAPI::Default_GPU", DeviceAPI::Default_GPU},
             {"DeviceAPI::CUDA", DeviceAPI::CUDA},
             {"DeviceAPI::OpenCL", DeviceAPI::OpenCL}};
-        auto it = names.find(a.text);
-        if (a.kind != Arg::Enum || it == names.end()) fail("expected a DeviceAPI");
-        return it->second;
+        return enum_arg(a, names, "DeviceAPI");
     }
     MemoryType memory(const Arg &a) const {
         static const std::map<std::string, MemoryType> names = {
@@ -524,9 +527,7 @@ class SourceReader {
             {"MemoryType::Register", MemoryType::Register},
             {"MemoryType::GPUShared", MemoryType::GPUShared},
             {"MemoryType::GPUTexture", MemoryType::GPUTexture}};
-        auto it = names.find(a.text);
-        if (a.kind != Arg::Enum || it == names.end()) fail("expected a MemoryType");
-        return it->second;
+        return enum_arg(a, names, "MemoryType");
     }
     void arity(const std::string &method, const std::vector<Arg> &args, size_t lo,
                size_t hi) const {
