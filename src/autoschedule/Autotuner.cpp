@@ -50,6 +50,12 @@ struct Knobs {
     int gpu_tx = 32, gpu_ty = 8;
     std::map<std::string, std::string> placement;
 
+    bool operator==(const Knobs &o) const {
+        return rows == o.rows && vmul == o.vmul && mm_vectors == o.mm_vectors &&
+               mm_rows == o.mm_rows && mm_block == o.mm_block && gpu_tx == o.gpu_tx &&
+               gpu_ty == o.gpu_ty && placement == o.placement;
+    }
+
     HeuristicOptions apply_to(HeuristicOptions o) const {
         o.rows_per_task = rows;
         o.vector_multiplier = vmul;
@@ -388,12 +394,7 @@ public:
             if (queue.empty()) {
                 if (finalists_.empty()) break; // nothing works: give up
                 const Knobs &best = finalists_.front().knobs;
-                if (!climbed || best.placement != climbed_from.placement ||
-                    best.gpu_tx != climbed_from.gpu_tx || best.gpu_ty != climbed_from.gpu_ty ||
-                    best.rows != climbed_from.rows || best.vmul != climbed_from.vmul ||
-                    best.mm_vectors != climbed_from.mm_vectors ||
-                    best.mm_rows != climbed_from.mm_rows ||
-                    best.mm_block != climbed_from.mm_block) {
+                if (!climbed || !(best == climbed_from)) {
                     for (const Knobs &n : neighbours(best)) queue.push_back(n);
                     climbed_from = best;
                     climbed = true;

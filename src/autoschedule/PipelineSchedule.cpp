@@ -95,6 +95,29 @@ Expr rebind_params(const Expr &e, const std::map<std::string, Parameter> &params
     return r.mutate(e);
 }
 
+const std::vector<std::string> &tail_strategy_names() {
+    static const std::vector<std::string> n = {"Auto", "RoundUp", "GuardWithIf", "ShiftInwards",
+                                               "Predicate"};
+    return n;
+}
+
+const std::vector<std::string> &memory_type_names() {
+    static const std::vector<std::string> n = {"Auto",     "Heap",      "Stack",
+                                               "Register", "GPUShared", "GPUTexture"};
+    return n;
+}
+
+const std::vector<std::string> &device_api_names() {
+    static const std::vector<std::string> n = {"None", "Host", "Default_GPU", "CUDA", "OpenCL"};
+    return n;
+}
+
+const std::vector<std::string> &for_type_names() {
+    static const std::vector<std::string> n = {"Serial", "Parallel", "Vectorized", "Unrolled",
+                                               "Extern", "GPUBlock", "GPUThread",  "GPULane"};
+    return n;
+}
+
 std::string short_loop_name(const std::string &qualified) {
     size_t dot = qualified.rfind('.');
     return dot == std::string::npos ? qualified : qualified.substr(dot + 1);

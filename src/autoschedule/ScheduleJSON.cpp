@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 
+#include "autoschedule/ScheduleUtil.h"
 #include "ir/Error.h"
 #include "ir/IROperator.h"
 #include "ir/IRPrinter.h"
@@ -156,13 +157,6 @@ std::string quote(const std::string &s) {
 }
 
 // Enum names, shared by writer and reader.
-const std::vector<std::string> for_types = {"Serial", "Parallel", "Vectorized", "Unrolled",
-                                            "Extern", "GPUBlock", "GPUThread",  "GPULane"};
-const std::vector<std::string> device_apis = {"None", "Host", "Default_GPU", "CUDA", "OpenCL"};
-const std::vector<std::string> memory_types = {"Auto",     "Heap",      "Stack",
-                                               "Register", "GPUShared", "GPUTexture"};
-const std::vector<std::string> tails = {"Auto", "RoundUp", "GuardWithIf", "ShiftInwards",
-                                        "Predicate"};
 const std::vector<std::string> split_kinds = {"split", "fuse", "rename"};
 
 int enum_index(const std::vector<std::string> &names, const Json &v, const char *what) {
@@ -229,14 +223,14 @@ class Writer {
                 << ", \"old\": " << quote(sp.old_var) << ", \"outer\": " << quote(sp.outer)
                 << ", \"inner\": " << quote(sp.inner) << ", \"factor\": " << expr(sp.factor)
                 << ", \"exact\": " << (sp.exact ? "true" : "false")
-                << ", \"tail\": " << quote(tails[size_t(sp.tail)]) << "}";
+                << ", \"tail\": " << quote(tail_strategy_names()[size_t(sp.tail)]) << "}";
         }
         os_ << "],\n         \"dims\": [";
         for (size_t i = 0; i < s.dims.size(); i++) {
             const Dim &d = s.dims[i];
             os_ << (i ? ", " : "") << "{\"var\": " << quote(d.var)
-                << ", \"for_type\": " << quote(for_types[size_t(d.for_type)])
-                << ", \"device_api\": " << quote(device_apis[size_t(d.device_api)])
+                << ", \"for_type\": " << quote(for_type_names()[size_t(d.for_type)])
+                << ", \"device_api\": " << quote(device_api_names()[size_t(d.device_api)])
                 << ", \"rvar\": " << (d.is_rvar ? "true" : "false") << "}";
         }
         os_ << "]}";
@@ -254,7 +248,7 @@ public:
                 << ",\n     \"compute\": " << level(p.compute_level)
                 << ", \"store\": " << level(p.store_level)
                 << ", \"store_level_set\": " << (p.store_level_set ? "true" : "false")
-                << ", \"memory_type\": " << quote(memory_types[size_t(p.memory_type)])
+                << ", \"memory_type\": " << quote(memory_type_names()[size_t(p.memory_type)])
                 << ",\n     \"bounds\": " << bounds(p.bounds)
                 << ", \"estimates\": " << bounds(p.estimates)
                 << ", \"storage_dims\": " << names(p.storage_dims) << ", \"storage_folds\": [";
@@ -362,7 +356,8 @@ PipelineSchedule PipelineSchedule::from_json(const std::string &json) {
         p.compute_level = read_level(f["compute"]);
         p.store_level = read_level(f["store"]);
         p.store_level_set = flag(f, "store_level_set");
-        p.memory_type = MemoryType(enum_index(memory_types, f["memory_type"], "memory_type"));
+        p.memory_type =
+            MemoryType(enum_index(memory_type_names(), f["memory_type"], "memory_type"));
         p.bounds = read_bounds(f["bounds"]);
         p.estimates = read_bounds(f["estimates"]);
         p.storage_dims = str_list(f, "storage_dims", "a Func");
@@ -381,14 +376,15 @@ PipelineSchedule PipelineSchedule::from_json(const std::string &json) {
                 x.inner = str(sp, "inner", "a split");
                 x.factor = read_expr(sp["factor"]);
                 x.exact = flag(sp, "exact");
-                x.tail = TailStrategy(enum_index(tails, sp["tail"], "a split's tail"));
+                x.tail =
+                    TailStrategy(enum_index(tail_strategy_names(), sp["tail"], "a split's tail"));
                 ss.splits.push_back(x);
             }
             for (const Json &d : need(st, "dims", Json::Array, "a stage").items)
                 ss.dims.push_back(
                     Dim{str(d, "var", "a loop"),
-                        ForType(enum_index(for_types, d["for_type"], "for_type")),
-                        DeviceAPI(enum_index(device_apis, d["device_api"], "device_api")),
+                        ForType(enum_index(for_type_names(), d["for_type"], "for_type")),
+                        DeviceAPI(enum_index(device_api_names(), d["device_api"], "device_api")),
                         flag(d, "rvar")});
             e.stages.push_back(ss);
             e.atomic.push_back(flag(st, "atomic"));

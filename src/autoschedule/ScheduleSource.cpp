@@ -34,53 +34,15 @@ std::string identifier(const std::string &name) {
 }
 
 const char *tail_name(TailStrategy t) {
-    switch (t) {
-    case TailStrategy::Auto:
-        return "Auto";
-    case TailStrategy::RoundUp:
-        return "RoundUp";
-    case TailStrategy::GuardWithIf:
-        return "GuardWithIf";
-    case TailStrategy::ShiftInwards:
-        return "ShiftInwards";
-    case TailStrategy::Predicate:
-        return "Predicate";
-    }
-    return "Auto";
+    return tail_strategy_names()[size_t(t)].c_str();
 }
 
 const char *memory_name(MemoryType t) {
-    switch (t) {
-    case MemoryType::Auto:
-        return "Auto";
-    case MemoryType::Heap:
-        return "Heap";
-    case MemoryType::Stack:
-        return "Stack";
-    case MemoryType::Register:
-        return "Register";
-    case MemoryType::GPUShared:
-        return "GPUShared";
-    case MemoryType::GPUTexture:
-        return "GPUTexture";
-    }
-    return "Auto";
+    return memory_type_names()[size_t(t)].c_str();
 }
 
 const char *device_name(DeviceAPI api) {
-    switch (api) {
-    case DeviceAPI::None:
-        return "None";
-    case DeviceAPI::Host:
-        return "Host";
-    case DeviceAPI::Default_GPU:
-        return "Default_GPU";
-    case DeviceAPI::CUDA:
-        return "CUDA";
-    case DeviceAPI::OpenCL:
-        return "OpenCL";
-    }
-    return "Default_GPU";
+    return device_api_names()[size_t(api)].c_str();
 }
 
 /** An integer Expr of a schedule as C++: a constant or a Param's name. */
@@ -494,40 +456,22 @@ class SourceReader {
         }
         fail("expected an integer or the name of a Param");
     }
-    /** An enum argument written Kind::Value, looked up in names. */
+    /** An enum argument written Kind::Value, Value one of names. */
     template <typename E>
-    E enum_arg(const Arg &a, const std::map<std::string, E> &names, const char *kind) const {
-        auto it = names.find(a.text);
-        if (a.kind != Arg::Enum || it == names.end()) fail(std::string("expected a ") + kind);
-        return it->second;
+    E enum_arg(const Arg &a, const std::vector<std::string> &names, const std::string &kind) const {
+        if (a.kind == Arg::Enum && a.text.rfind(kind + "::", 0) == 0)
+            for (size_t i = 0; i < names.size(); i++)
+                if (a.text.compare(kind.size() + 2, std::string::npos, names[i]) == 0) return E(i);
+        fail("expected a " + kind);
     }
     TailStrategy tail(const Arg &a) const {
-        static const std::map<std::string, TailStrategy> names = {
-            {"TailStrategy::Auto", TailStrategy::Auto},
-            {"TailStrategy::RoundUp", TailStrategy::RoundUp},
-            {"TailStrategy::GuardWithIf", TailStrategy::GuardWithIf},
-            {"TailStrategy::ShiftInwards", TailStrategy::ShiftInwards},
-            {"TailStrategy::Predicate", TailStrategy::Predicate}};
-        return enum_arg(a, names, "TailStrategy");
+        return enum_arg<TailStrategy>(a, tail_strategy_names(), "TailStrategy");
     }
     DeviceAPI device(const Arg &a) const {
-        static const std::map<std::string, DeviceAPI> names = {
-            {"DeviceAPI::None", DeviceAPI::None},
-            {"DeviceAPI::Host", DeviceAPI::Host},
-            {"DeviceAPI::Default_GPU", DeviceAPI::Default_GPU},
-            {"DeviceAPI::CUDA", DeviceAPI::CUDA},
-            {"DeviceAPI::OpenCL", DeviceAPI::OpenCL}};
-        return enum_arg(a, names, "DeviceAPI");
+        return enum_arg<DeviceAPI>(a, device_api_names(), "DeviceAPI");
     }
     MemoryType memory(const Arg &a) const {
-        static const std::map<std::string, MemoryType> names = {
-            {"MemoryType::Auto", MemoryType::Auto},
-            {"MemoryType::Heap", MemoryType::Heap},
-            {"MemoryType::Stack", MemoryType::Stack},
-            {"MemoryType::Register", MemoryType::Register},
-            {"MemoryType::GPUShared", MemoryType::GPUShared},
-            {"MemoryType::GPUTexture", MemoryType::GPUTexture}};
-        return enum_arg(a, names, "MemoryType");
+        return enum_arg<MemoryType>(a, memory_type_names(), "MemoryType");
     }
     void arity(const std::string &method, const std::vector<Arg> &args, size_t lo,
                size_t hi) const {

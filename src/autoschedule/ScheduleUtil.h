@@ -31,6 +31,13 @@ std::map<std::string, Parameter> all_params_of(const std::vector<Function> &func
  * copy's Params). */
 Expr rebind_params(const Expr &e, const std::map<std::string, Parameter> &params);
 
+/** The names of each enum's values, indexed by value (as spelled in C++
+ * after "TailStrategy::" and so on): shared by the C++ and JSON forms. */
+const std::vector<std::string> &tail_strategy_names();
+const std::vector<std::string> &memory_type_names();
+const std::vector<std::string> &device_api_names();
+const std::vector<std::string> &for_type_names();
+
 /** The last part of a qualified loop name ("x.xo" -> "xo"). */
 std::string short_loop_name(const std::string &qualified);
 /** The first part: the Var or RVar a loop was made from ("x.xo" -> "x"). */
