@@ -19,11 +19,16 @@ struct RefCounted {
     virtual ~RefCounted() = default;
 };
 
+/** Deletes p, whose count has reached zero. Objects it releases in turn are
+ * deleted one after another rather than from inside its destructor, so
+ * destroying a chain of a million nested Exprs needs no deep stack. */
+void intrusive_destroy(const RefCounted *p);
+
 inline void intrusive_incref(const RefCounted *p) {
     p->ref_count.fetch_add(1, std::memory_order_relaxed);
 }
 inline void intrusive_decref(const RefCounted *p) {
-    if (p->ref_count.fetch_sub(1, std::memory_order_acq_rel) == 1) delete p;
+    if (p->ref_count.fetch_sub(1, std::memory_order_acq_rel) == 1) intrusive_destroy(p);
 }
 
 template <typename T> class IntrusivePtr {

@@ -17,6 +17,7 @@
 #include "aot/EmitModule.h"
 #include "codegen/llvm/CodeGen_LLVM.h"
 #include "ir/Error.h"
+#include "ir/StackGuard.h"
 
 namespace loom {
 namespace Internal {
@@ -75,7 +76,10 @@ std::vector<std::string> exported_symbols(const LoweredFunc &f) {
     return {f.name, f.name + "_argv", f.name + "_metadata", f.name + "_with_context"};
 }
 
-std::string compile_machine_code(const LoweredFunc &f, const Target &t, MachineCodeKind kind) {
+namespace {
+
+std::string compile_machine_code_on_this_stack(const LoweredFunc &f, const Target &t,
+                                               MachineCodeKind kind) {
     std::unique_ptr<llvm::TargetMachine> tm = make_target_machine(t);
     llvm::LLVMContext context;
     std::unique_ptr<llvm::Module> module = codegen_llvm(f, t, context, *tm);
@@ -89,6 +93,16 @@ std::string compile_machine_code(const LoweredFunc &f, const Target &t, MachineC
         internal_error("generated invalid LLVM IR for " << f.name << ":\n" << problems);
     optimize_module(*module, *tm);
     return emit_module(*module, *tm, kind, t);
+}
+
+} // namespace
+
+std::string compile_machine_code(const LoweredFunc &f, const Target &t, MachineCodeKind kind) {
+    // LLVM's passes and instruction selection recurse over deep expression
+    // chains too, so machine code is made where codegen_llvm runs.
+    std::string code;
+    run_on_deep_stack([&] { code = compile_machine_code_on_this_stack(f, t, kind); });
+    return code;
 }
 
 std::string emit_module(llvm::Module &module, llvm::TargetMachine &tm, MachineCodeKind kind,

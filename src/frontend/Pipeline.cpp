@@ -21,6 +21,7 @@
 #include "ir/IR.h"
 #include "ir/IRPrinter.h"
 #include "ir/IRUtil.h"
+#include "ir/StackGuard.h"
 #include "jit/JITModule.h"
 #include "loom/Func.h"
 #include "lower/CUDACompileCheck.h"
@@ -237,17 +238,23 @@ void check_output_buffers(const std::vector<Function> &outputs, const Realizatio
 std::shared_ptr<const CompiledPipeline> compiled_for(PipelineContents &c, const Target &requested) {
     require_defined(c.outputs);
     Target target = resolve_jit_target(requested, c.outputs[0].name());
-    DefinitionStamp stamp = stamp_of(c.outputs);
+    // Walking, lowering and compiling a deep pipeline recurse as deep as its
+    // expressions and stages: the stamp (taken at every realize) moves to a
+    // deep stack only when it must, a compile always does.
+    DefinitionStamp stamp;
+    run_retrying_on_deep_stack([&] { stamp = stamp_of(c.outputs); });
     if (c.compiled && c.compiled->target == target && same_stamp(stamp, c.compiled->stamp))
         return c.compiled;
     c.compiled = nullptr;
     if (c.name.empty()) c.name = entry_name(c.outputs);
     auto made = std::make_shared<CompiledPipeline>();
     made->name = c.name;
-    made->lowered = lower(c.outputs, c.name, target);
-    also_compile_cuda_for_test(c.outputs, c.name, target, made->lowered);
-    check_kernels_fit_device(made->lowered);
-    made->module = JITModule::compile(made->lowered, target);
+    run_on_deep_stack([&] {
+        made->lowered = lower(c.outputs, c.name, target);
+        also_compile_cuda_for_test(c.outputs, c.name, target, made->lowered);
+        check_kernels_fit_device(made->lowered);
+        made->module = JITModule::compile(made->lowered, target);
+    });
     jit_compilations++;
     made->target = target;
     made->stamp = std::move(stamp);
@@ -560,35 +567,42 @@ Callable Pipeline::compile_to_callable(const std::vector<Argument> &args, const 
 void Pipeline::compile_to_lowered_stmt(const std::string &filename,
                                        const std::vector<Argument> &args, StmtOutputFormat format,
                                        const Target &target) {
-    if (!contents) user_error("compile_to_lowered_stmt of an empty Pipeline");
-    require_defined(contents->outputs);
-    std::string name = contents->outputs[0].name();
-    LoweredFunc f = lower(contents->outputs, name, target, args);
-    if (format == StmtOutputFormat::HTML) {
-        write_file(filename, to_html(f.body, name));
-        return;
-    }
-    std::string header = "func " + f.name + "(";
-    for (size_t i = 0; i < f.args.size(); i++) header += (i ? ", " : "") + f.args[i].name;
-    // Launches name their device source; the kernels follow as IR.
-    Stmt body = unembed_device_source(f.body, f.device_sources);
-    write_file(filename, header + ") {\n" + to_string(body) + "}\n" + kernels_to_string(f.kernels));
+    // Printing and the passes after lowering recurse as deep as the IR.
+    run_on_deep_stack([&] {
+        if (!contents) user_error("compile_to_lowered_stmt of an empty Pipeline");
+        require_defined(contents->outputs);
+        std::string name = contents->outputs[0].name();
+        LoweredFunc f = lower(contents->outputs, name, target, args);
+        if (format == StmtOutputFormat::HTML) {
+            write_file(filename, to_html(f.body, name));
+            return;
+        }
+        std::string header = "func " + f.name + "(";
+        for (size_t i = 0; i < f.args.size(); i++) header += (i ? ", " : "") + f.args[i].name;
+        // Launches name their device source; the kernels follow as IR.
+        Stmt body = unembed_device_source(f.body, f.device_sources);
+        write_file(filename,
+                   header + ") {\n" + to_string(body) + "}\n" + kernels_to_string(f.kernels));
+    });
 }
 
 void Pipeline::compile_to_conceptual_stmt(const std::string &filename,
                                           const std::vector<Argument> &args,
                                           StmtOutputFormat format, const Target &target) {
-    if (!contents) user_error("compile_to_conceptual_stmt of an empty Pipeline");
-    require_defined(contents->outputs);
-    std::string name = contents->outputs[0].name();
-    LoweredFunc f = lower(contents->outputs, name, target, args);
-    if (format == StmtOutputFormat::HTML) {
-        write_file(filename, to_html(f.conceptual_body, name));
-        return;
-    }
-    std::string header = "func " + f.name + "(";
-    for (size_t i = 0; i < f.args.size(); i++) header += (i ? ", " : "") + f.args[i].name;
-    write_file(filename, header + ") {\n" + to_string(f.conceptual_body) + "}\n");
+    // Printing and the passes after lowering recurse as deep as the IR.
+    run_on_deep_stack([&] {
+        if (!contents) user_error("compile_to_conceptual_stmt of an empty Pipeline");
+        require_defined(contents->outputs);
+        std::string name = contents->outputs[0].name();
+        LoweredFunc f = lower(contents->outputs, name, target, args);
+        if (format == StmtOutputFormat::HTML) {
+            write_file(filename, to_html(f.conceptual_body, name));
+            return;
+        }
+        std::string header = "func " + f.name + "(";
+        for (size_t i = 0; i < f.args.size(); i++) header += (i ? ", " : "") + f.args[i].name;
+        write_file(filename, header + ") {\n" + to_string(f.conceptual_body) + "}\n");
+    });
 }
 
 std::string Pipeline::device_source(const std::vector<Argument> &args, const Target &target) {

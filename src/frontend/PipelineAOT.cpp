@@ -14,6 +14,7 @@
 #include "frontend/DeviceSourceFiles.h"
 #include "frontend/TargetFeatures.h"
 #include "ir/Error.h"
+#include "ir/StackGuard.h"
 #include "loom/Func.h"
 #include "loom/Pipeline.h"
 #include "lower/Lower.h"
@@ -58,7 +59,11 @@ LoweredFunc lower_for_aot(const Pipeline &p, const char *what, const std::vector
 // the output: the entry point that headers describe.
 LoweredFunc lower_for_header(const Pipeline &p, const char *what, const std::vector<Argument> &args,
                              const std::string &fn_name, const Target &target) {
-    return embed_concrete_buffers(lower_for_aot(p, what, args, fn_name, target));
+    // The passes after lowering recurse as deep as the IR (see StackGuard.h).
+    LoweredFunc f;
+    run_on_deep_stack(
+        [&] { f = embed_concrete_buffers(lower_for_aot(p, what, args, fn_name, target)); });
+    return f;
 }
 
 // As lower_for_header, with the GPU kernels in the form the code embeds
@@ -66,7 +71,11 @@ LoweredFunc lower_for_header(const Pipeline &p, const char *what, const std::vec
 LoweredFunc lower_for_machine_code(const Pipeline &p, const char *what,
                                    const std::vector<Argument> &args, const std::string &fn_name,
                                    const Target &target) {
-    return with_aot_device_code(lower_for_header(p, what, args, fn_name, target), target, what);
+    LoweredFunc f;
+    run_on_deep_stack([&] {
+        f = with_aot_device_code(lower_for_header(p, what, args, fn_name, target), target, what);
+    });
+    return f;
 }
 
 std::string object_file_suffix(const Target &t) {

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "ir/StackGuard.h"
+
 namespace loom {
 namespace Internal {
 
@@ -32,6 +34,7 @@ class Comparer {
 public:
     int cmp(const Expr &a, const Expr &b) {
         if (a.same_as(b)) return 0;
+        check_stack();
         if (!a.defined()) return -1;
         if (!b.defined()) return 1;
         if (int c = cmp_value(int(a.node_type()), int(b.node_type()))) return c;

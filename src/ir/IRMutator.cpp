@@ -1,12 +1,14 @@
 #include "ir/IRMutator.h"
 
 #include "ir/Error.h"
+#include "ir/StackGuard.h"
 
 namespace loom {
 namespace Internal {
 
 Expr IRMutator::mutate(const Expr &e) {
     if (!e.defined()) return Expr();
+    check_stack();
     const BaseExprNode *n = e.get();
     switch (n->node_type) {
 #define LOOM_DISPATCH(T)                                                                           \
@@ -50,6 +52,7 @@ Expr IRMutator::mutate(const Expr &e) {
 
 Stmt IRMutator::mutate(const Stmt &s) {
     if (!s.defined()) return Stmt();
+    check_stack();
     const BaseStmtNode *n = s.get();
     switch (n->node_type) {
         LOOM_DISPATCH(LetStmt)

@@ -6,9 +6,11 @@
 #include <cstdlib>
 #include <set>
 #include <sstream>
+#include <string>
 
 #include "ir/IROperator.h"
 #include "ir/IRVisitor.h"
+#include "ir/StackGuard.h"
 
 namespace loom {
 
@@ -504,18 +506,38 @@ std::string to_html(const Stmt &s, const std::string &title) {
 
 } // namespace Internal
 
+namespace {
+
+/** Prints with `print` into os. A very deep node is printed again on a
+ * deep stack when the stack guard stops the first try, so the text goes
+ * through a buffer: a stopped try leaves nothing half-written in os. */
+template <typename Print> std::ostream &print_deep(std::ostream &os, Print print) {
+    std::string text;
+    Internal::run_retrying_on_deep_stack([&] {
+        std::ostringstream buffer;
+        buffer.copyfmt(os);
+        print(buffer);
+        text = buffer.str();
+    });
+    return os << text;
+}
+
+} // namespace
+
 std::ostream &operator<<(std::ostream &os, const Expr &e) {
     if (!e.defined()) return os << "(undefined)";
-    Internal::Printer p(os);
-    e.accept(&p);
-    return os;
+    return print_deep(os, [&](std::ostream &out) {
+        Internal::Printer p(out);
+        e.accept(&p);
+    });
 }
 
 std::ostream &operator<<(std::ostream &os, const Stmt &s) {
     if (!s.defined()) return os << "(undefined stmt)\n";
-    Internal::Printer p(os);
-    p.print(s);
-    return os;
+    return print_deep(os, [&](std::ostream &out) {
+        Internal::Printer p(out);
+        p.print(s);
+    });
 }
 
 } // namespace loom

@@ -5,6 +5,7 @@
 // children; override the nodes you care about and call the base to recurse.
 
 #include "ir/IR.h"
+#include "ir/StackGuard.h"
 
 namespace loom {
 namespace Internal {
@@ -57,9 +58,11 @@ public:
 };
 
 template <typename T> void ExprNode<T>::accept(IRVisitor *v) const {
+    check_stack();
     v->visit(static_cast<const T *>(this));
 }
 template <typename T> void StmtNode<T>::accept(IRVisitor *v) const {
+    check_stack();
     v->visit(static_cast<const T *>(this));
 }
 

@@ -22,6 +22,7 @@
 
 #include "codegen/llvm/CodeGen_LLVM.h"
 #include "ir/Error.h"
+#include "ir/StackGuard.h"
 #include "jit/CSourceJIT.h"
 
 namespace loom {
@@ -140,6 +141,15 @@ JITModule JITModule::assembly_only(const LoweredFunc &f, const Target &target) {
 }
 
 JITModule JITModule::compile(const LoweredFunc &f, const Target &target, bool want_assembly) {
+    // LLVM's passes and instruction selection recurse over deep expression
+    // chains too, so the whole compile runs where codegen_llvm does.
+    JITModule m;
+    run_on_deep_stack([&] { m = compile_on_this_stack(f, target, want_assembly); });
+    return m;
+}
+
+JITModule JITModule::compile_on_this_stack(const LoweredFunc &f, const Target &target,
+                                           bool want_assembly) {
     if (!want_assembly && use_c_source_jit()) {
         CSourceModule c = compile_c_source_module(f, target);
         JITModule m;

@@ -35,6 +35,8 @@ public:
 
 private:
     static JITModule assembly_only(const LoweredFunc &f, const Target &target);
+    static JITModule compile_on_this_stack(const LoweredFunc &f, const Target &target,
+                                           bool want_assembly);
     struct State;
     std::shared_ptr<State> state;
 };

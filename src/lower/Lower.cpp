@@ -3,12 +3,14 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "analysis/CSE.h"
 #include "analysis/Simplify.h"
 #include "frontend/TargetFeatures.h"
 #include "ir/IRPrinter.h"
+#include "ir/StackGuard.h"
 #include "lower/AddImageChecks.h"
 #include "lower/BoundsInference.h"
 #include "lower/CanonicalGPUNames.h"
@@ -20,6 +22,7 @@
 #include "lower/GroupInvariantIndexTerms.h"
 #include "lower/InferArguments.h"
 #include "lower/InjectDeviceBuffers.h"
+#include "lower/InjectEarlyFrees.h"
 #include "lower/InjectHostDeviceCopies.h"
 #include "lower/InlineFunctions.h"
 #include "lower/LowerTargetQueries.h"
@@ -77,8 +80,10 @@ void log_kernels(const char *pass, const std::vector<DeviceKernel> &kernels) {
 
 } // namespace
 
-LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
-                  const Target &target, const std::vector<Argument> &listed) {
+namespace {
+
+LoweredFunc lower_on_this_stack(const std::vector<Function> &outputs, const std::string &name,
+                                const Target &target, const std::vector<Argument> &listed) {
     check_can_generate_code(target, "pipeline " + name);
     PassLog log_pass;
     Environment env = find_environment(outputs);
@@ -178,6 +183,9 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
     s = bind_host_pointers(s, args);
     log_pass("bind_host_pointers", s);
 
+    s = inject_early_frees(s);
+    log_pass("inject_early_frees", s);
+
     // Listed arguments the pipeline never reads: no checks, no unpacking.
     std::map<DeviceAPI, std::string> device_sources;
     s = embed_device_source(s, kernels, target, device_sources);
@@ -185,6 +193,22 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
     log_pass.print(name);
     return LoweredFunc{
         name, add_unread_arguments(args, listed), s, {}, kernels, device_sources, conceptual_body};
+}
+
+} // namespace
+
+LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
+                  const Target &target, const std::vector<Argument> &listed) {
+    // Deep pipelines recurse deeply in every pass; the retargeting flag is
+    // thread-local, so it is carried over to the deep-stack thread.
+    bool as_cuda = opencl_lowered_as_cuda();
+    LoweredFunc result;
+    run_on_deep_stack([&] {
+        std::optional<ScopedOpenCLAsCUDA> retarget;
+        if (as_cuda) retarget.emplace();
+        result = lower_on_this_stack(outputs, name, target, listed);
+    });
+    return result;
 }
 
 } // namespace Internal

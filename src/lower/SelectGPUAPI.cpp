@@ -42,6 +42,10 @@ ScopedOpenCLAsCUDA::~ScopedOpenCLAsCUDA() {
     opencl_as_cuda = previous;
 }
 
+bool opencl_lowered_as_cuda() {
+    return opencl_as_cuda;
+}
+
 Stmt select_gpu_api(const Stmt &s, const Target &target) {
     return SelectGPUAPI(default_gpu_api(target)).mutate(s);
 }

@@ -25,6 +25,9 @@ private:
     bool previous;
 };
 
+/** Whether a ScopedOpenCLAsCUDA is alive on this thread. */
+bool opencl_lowered_as_cuda();
+
 /** Replaces DeviceAPI::Default_GPU on GPU loops by the target's API. */
 Stmt select_gpu_api(const Stmt &s, const Target &target);
 

@@ -243,3 +243,27 @@ TEST_CASE("hardening: an empty output of a vectorized Func", "[error][hardening]
     Buffer<int> rows = g.realize({16, 0});
     CHECK(rows.dim(0).extent() == 16);
 }
+
+TEST_CASE("hardening: unrolling past the copy limit is a CompileError", "[error][hardening]") {
+    Var x("x"), y("y");
+    {
+        Func f("huge_unroll");
+        f(x) = x;
+        f.bound(x, 0, 1 << 14).unroll(x);
+        CHECK_THROWS_WITH(f.realize({1 << 14}),
+                          Contains("Func huge_unroll: cannot unroll loop x of extent 16384") &&
+                              Contains("at most 4096 can be unrolled") &&
+                              Contains("unroll(x, factor)"));
+    }
+    {
+        // Nested unrolled loops multiply: 128 x 64 copies.
+        Func g("nested_unroll");
+        g(x, y) = x + y;
+        g.bound(x, 0, 128).bound(y, 0, 64).unroll(x).unroll(y);
+        CHECK_THROWS_WITH(g.realize({128, 64}),
+                          Contains("Func nested_unroll: cannot unroll loop") &&
+                              Contains("inside other unrolled loops") &&
+                              Contains("8192 copies"));
+        CHECK_THROWS_AS(g.realize({128, 64}), CompileError);
+    }
+}

@@ -244,6 +244,10 @@ public:
             memory.erase(a->name);
             return;
         }
+        case IRNodeType::Free:
+            // Early frees (inject_early_frees): a later access finds no memory.
+            memory.erase(s.as<Free>()->name);
+            return;
         case IRNodeType::Block:
             exec(s.as<Block>()->first);
             exec(s.as<Block>()->rest);

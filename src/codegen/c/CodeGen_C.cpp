@@ -9,6 +9,7 @@
 #include "codegen/ArgvMessages.h"
 #include "codegen/c/CodeGen_C_Visitor.h"
 #include "ir/Error.h"
+#include "ir/StackGuard.h"
 
 namespace loom {
 namespace Internal {
@@ -486,8 +487,12 @@ std::string CodeGen_C::compile(const LoweredFunc &f) {
 }
 
 std::string codegen_c(const LoweredFunc &f, const Target &t) {
-    CodeGen_C cg(t);
-    return cg.compile(f);
+    std::string source;
+    run_on_deep_stack([&] {
+        CodeGen_C cg(t);
+        source = cg.compile(f);
+    });
+    return source;
 }
 
 } // namespace Internal

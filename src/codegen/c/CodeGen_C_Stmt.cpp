@@ -175,8 +175,11 @@ void CodeGen_C::visit(const Allocate *op) {
         ScopedBinding<Symbol> bind(symbols, op->name, Symbol{name, Handle()});
         codegen(op->body);
     }
-    heap_allocations.pop_back();
-    line() << "loom_free(" << uc << ", " << name << ");\n";
+    // Unless a Free inside the body released it already (inject_early_frees).
+    if (!heap_allocations.empty() && heap_allocations.back().value == name) {
+        heap_allocations.pop_back();
+        line() << "loom_free(" << uc << ", " << name << ");\n";
+    }
 }
 
 std::string CodeGen_C::dense_vector_load(Type, const Symbol &, const Expr &, const std::string &) {
@@ -189,8 +192,17 @@ bool CodeGen_C::dense_vector_store(Type, const Symbol &, const Expr &, const std
 }
 
 // Heap allocations are freed when their Allocate's body ends (and on every
-// early return), so an explicit Free has nothing left to do.
-void CodeGen_C::visit(const Free *) {}
+// early return), or earlier at a Free after their last use. Stack ones need
+// nothing.
+void CodeGen_C::visit(const Free *op) {
+    const std::string &name = symbol(op->name).c_name;
+    for (size_t i = heap_allocations.size(); i-- > 0;) {
+        if (heap_allocations[i].value != name) continue;
+        line() << "loom_free(" << symbol("__user_context").c_name << ", " << name << ");\n";
+        heap_allocations.erase(heap_allocations.begin() + long(i));
+        return;
+    }
+}
 
 void CodeGen_C::visit(const LetStmt *op) {
     // Vectors are arrays: the let names the array itself.

@@ -10,6 +10,7 @@
 #include "codegen/ArgvMessages.h"
 #include "codegen/llvm/CodeGen_LLVM_Visitor.h"
 #include "ir/Error.h"
+#include "ir/StackGuard.h"
 
 namespace loom {
 namespace Internal {
@@ -146,12 +147,44 @@ llvm::Value *CodeGen_LLVM::call_c_function(const std::string &name, llvm::Type *
     return call;
 }
 
-void CodeGen_LLVM::return_with_cleanup(llvm::Value *code) {
-    for (auto it = heap_allocations.rbegin(); it != heap_allocations.rend(); ++it) {
-        bool is_free = std::string(it->function) == "loom_free";
-        call_c_function(it->function, is_free ? void_t : i32_t, {user_context(), it->value});
+void CodeGen_LLVM::make_cleanup_blocks(size_t i) {
+    // From the innermost allocation without a block outwards, up to one that
+    // has a block already (whose outer ones have theirs) or the outermost.
+    size_t first = i;
+    while (first > 0 && !heap_allocations[first - 1].cleanup) first--;
+    if (heap_allocations[first].cleanup) first++;
+    llvm::BasicBlock *saved = builder->GetInsertBlock();
+    for (size_t k = first; k <= i; k++) {
+        HeapRelease &h = heap_allocations[k];
+        h.cleanup = llvm::BasicBlock::Create(context, "release", function);
+        builder->SetInsertPoint(h.cleanup);
+        h.code = builder->CreatePHI(i32_t, 2, "return_code");
     }
-    builder->CreateRet(code);
+    for (size_t k = first; k <= i; k++) {
+        HeapRelease &h = heap_allocations[k];
+        builder->SetInsertPoint(h.cleanup);
+        bool is_free = std::string(h.function) == "loom_free";
+        call_c_function(h.function, is_free ? void_t : i32_t, {user_context(), h.value});
+        if (k == 0) {
+            builder->CreateRet(h.code);
+        } else {
+            HeapRelease &outer = heap_allocations[k - 1];
+            outer.code->addIncoming(h.code, builder->GetInsertBlock());
+            builder->CreateBr(outer.cleanup);
+        }
+    }
+    builder->SetInsertPoint(saved);
+}
+
+void CodeGen_LLVM::return_with_cleanup(llvm::Value *code) {
+    if (heap_allocations.empty()) {
+        builder->CreateRet(code);
+        return;
+    }
+    size_t inner = heap_allocations.size() - 1;
+    if (!heap_allocations[inner].cleanup) make_cleanup_blocks(inner);
+    heap_allocations[inner].code->addIncoming(code, builder->GetInsertBlock());
+    builder->CreateBr(heap_allocations[inner].cleanup);
 }
 
 llvm::AllocaInst *CodeGen_LLVM::create_entry_alloca(llvm::Type *t, llvm::Value *count, int align,
@@ -325,8 +358,12 @@ std::unique_ptr<llvm::Module> CodeGen_LLVM::compile(const LoweredFunc &f) {
 
 std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, const Target &t,
                                            llvm::LLVMContext &ctx, llvm::TargetMachine &tm) {
-    CodeGen_LLVM cg(t, ctx, tm);
-    return cg.compile(f);
+    std::unique_ptr<llvm::Module> module;
+    run_on_deep_stack([&] {
+        CodeGen_LLVM cg(t, ctx, tm);
+        module = cg.compile(f);
+    });
+    return module;
 }
 
 } // namespace Internal

@@ -335,13 +335,31 @@ void CodeGen_LLVM::visit(const Allocate *op) {
         ScopedBinding<std::string> root(memory_roots, op->name, op->name);
         codegen(op->body);
     }
-    heap_allocations.pop_back();
-    call_c_function("loom_free", void_t, {user_context(), ptr});
+    // Unless a Free inside the body released it already (inject_early_frees).
+    if (!heap_allocations.empty() && heap_allocations.back().value == ptr) {
+        heap_allocations.pop_back();
+        call_c_function("loom_free", void_t, {user_context(), ptr});
+    }
 }
 
 // Heap allocations are freed when their Allocate's body ends (and on every
-// early return), so an explicit Free has nothing left to do.
-void CodeGen_LLVM::visit(const Free *) {}
+// early return), or earlier at a Free after their last use. Stack ones need
+// nothing.
+void CodeGen_LLVM::visit(const Free *op) {
+    llvm::Value *ptr = sym_get(op->name);
+    for (size_t i = heap_allocations.size(); i-- > 0;) {
+        if (heap_allocations[i].value != ptr) continue;
+        call_c_function("loom_free", void_t, {user_context(), ptr});
+        heap_allocations.erase(heap_allocations.begin() + long(i));
+        // Early returns from here on must not release it again: allocations
+        // inside it get new cleanup blocks that skip it.
+        for (size_t k = i; k < heap_allocations.size(); k++) {
+            heap_allocations[k].cleanup = nullptr;
+            heap_allocations[k].code = nullptr;
+        }
+        return;
+    }
+}
 
 } // namespace Internal
 } // namespace loom

@@ -58,7 +58,7 @@ void CodeGen_LLVM::codegen_parallel_for(const For *op) {
     llvm::Function *saved_function = function;
     llvm::BasicBlock *saved_entry = entry_block;
     llvm::BasicBlock *saved_block = builder->GetInsertBlock();
-    std::vector<Release<llvm::Value *>> saved_heap;
+    std::vector<HeapRelease> saved_heap;
     saved_heap.swap(heap_allocations);
     // Vector lets of the enclosing function may refer to values the closure
     // does not carry: inside the task, loads use their captured value.

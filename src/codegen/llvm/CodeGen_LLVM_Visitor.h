@@ -54,9 +54,21 @@ private:
     Expr resolve_vector_index(const Expr &index) const;
     std::map<std::string, llvm::Constant *> string_constants;
 
-    // Heap allocations live at this point, innermost last: freed on every
-    // early return.
-    std::vector<Release<llvm::Value *>> heap_allocations;
+    /** A heap allocation live at this point, and the block that releases it
+     * on an early return (made when the first early return needs it): it
+     * takes the return code in `code`, releases, and goes on to the block of
+     * the allocation outside it, so N nested allocations with early returns
+     * cost N releases, not N^2. */
+    struct HeapRelease {
+        const char *function;
+        llvm::Value *value;
+        llvm::BasicBlock *cleanup = nullptr;
+        llvm::PHINode *code = nullptr;
+    };
+    // Innermost last.
+    std::vector<HeapRelease> heap_allocations;
+    /** The cleanup block of heap_allocations[i] and of those outside it. */
+    void make_cleanup_blocks(size_t i);
 
     // value (CodeGenVisitor): the result of visiting an Expr.
 
@@ -75,8 +87,8 @@ private:
     llvm::Value *call_c_function(const std::string &name, llvm::Type *result,
                                  const std::vector<llvm::Value *> &args,
                                  const std::vector<Type> &arg_types = {});
-    /** Free live heap allocations and return `code` from the function, then
-     * continue in a fresh (unreachable) block. */
+    /** Free live heap allocations and return `code` from the function (through
+     * the allocations' cleanup blocks). The caller moves on to another block. */
     void return_with_cleanup(llvm::Value *code);
     llvm::AllocaInst *create_entry_alloca(llvm::Type *t, llvm::Value *count, int align,
                                           const std::string &name);

@@ -14,6 +14,7 @@
 // LOOM_LLVM_PIPELINE=O2 selects LLVM's O2 pipeline instead (loop vectorizer and
 // unroller still off), to check whether a slowdown comes from a missing pass.
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -67,6 +68,19 @@ bool has_stack_buffers(const llvm::Module &m) {
                         return true;
     return false;
 }
+
+// The most instructions in one basic block of m. LLVM's SLP vectorizer takes
+// time quadratic in a block's length (a chain of 2,000 selects: 0.5 s, of
+// 4,000: 2.6 s), and scalar blocks that long are generated expressions, not
+// the short lane-parallel code it is for.
+size_t largest_block(const llvm::Module &m) {
+    size_t largest = 0;
+    for (const llvm::Function &f : m)
+        for (const llvm::BasicBlock &b : f) largest = std::max(largest, b.size());
+    return largest;
+}
+
+constexpr size_t max_slp_block = 2000;
 
 llvm::ModulePassManager lean_pipeline(bool slp, bool stack_buffers) {
     llvm::FunctionPassManager fpm;
@@ -126,8 +140,10 @@ void optimize_module(llvm::Module &m, llvm::TargetMachine &tm) {
     pb.crossRegisterProxies(lam, fam, cgam, mam);
 
     llvm::ModulePassManager mpm =
-        use_default_pipeline() ? pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2)
-                               : lean_pipeline(!has_vector_code(m), has_stack_buffers(m));
+        use_default_pipeline()
+            ? pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2)
+            : lean_pipeline(!has_vector_code(m) && largest_block(m) <= max_slp_block,
+                            has_stack_buffers(m));
     mpm.run(m, mam);
 }
 

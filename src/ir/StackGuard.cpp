@@ -1,0 +1,225 @@
+#include "ir/StackGuard.h"
+
+#include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace loom {
+namespace Internal {
+
+thread_local uintptr_t stack_floor __attribute__((tls_model("initial-exec"))) = UINTPTR_MAX;
+
+namespace {
+
+thread_local bool deep_stack_thread __attribute__((tls_model("initial-exec"))) = false;
+
+/** The deep stacks are reserved, not committed: only the pages a compile
+ * touches are backed by memory, and they are given back after each step. */
+constexpr size_t deep_stack_bytes = size_t(1) << 30;
+constexpr size_t fallback_stack_bytes = size_t(256) << 20;
+/** What a worker keeps of its stack between steps. */
+constexpr size_t kept_stack_bytes = size_t(8) << 20;
+/** Idle workers kept for later steps; more are made when several threads
+ * compile at once, and those past this number end after their step. */
+constexpr size_t max_idle_workers = 8;
+
+/** What a traversal may still use below the floor: the frames between two
+ * checks, LLVM's own calls from a code generator, and the exception's unwind. */
+size_t reserve_for(size_t stack_size) {
+    return std::min<size_t>(size_t(1) << 20, stack_size / 4);
+}
+
+/** This thread's stack: lowest address and size, or {0, 0} when the system
+ * cannot tell. */
+std::pair<uintptr_t, size_t> this_stack() {
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return {0, 0};
+    void *low = nullptr;
+    size_t size = 0;
+    int got = pthread_attr_getstack(&attr, &low, &size);
+    pthread_attr_destroy(&attr);
+    if (got != 0 || !low) return {0, 0};
+    return {reinterpret_cast<uintptr_t>(low), size};
+}
+
+/** Lowest usable address of this thread's stack plus its reserve; 0 (no
+ * checks) when unknown. */
+uintptr_t measure_floor() {
+    auto [low, size] = this_stack();
+    return size == 0 ? 0 : low + reserve_for(size);
+}
+
+/** A thread with a deep stack that runs steps handed to it, one at a time. */
+struct Worker {
+    std::mutex mutex;
+    std::condition_variable wake;
+    const std::function<void()> *step = nullptr;
+    std::exception_ptr error;
+    bool done = false;
+    bool quit = false;
+};
+
+/** Idle workers. Never destroyed: workers may outlive static destruction. */
+struct Pool {
+    std::mutex mutex;
+    std::vector<Worker *> idle;
+};
+
+Pool &pool() {
+    static Pool *p = [] {
+        auto *made = new Pool;
+        // A child process has none of its parent's workers.
+        pthread_atfork([] { pool().mutex.lock(); }, [] { pool().mutex.unlock(); },
+                       [] {
+                           pool().idle.clear();
+                           pool().mutex.unlock();
+                       });
+        return made;
+    }();
+    return *p;
+}
+
+/** Gives the pages of this thread's stack far below the current frame back
+ * to the system: a deep step touches hundreds of MiB that an idle worker
+ * should not keep. */
+void release_unused_stack() {
+    auto [low, size] = this_stack();
+    if (size == 0) return;
+    uintptr_t here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+    if (here < low + kept_stack_bytes) return;
+    uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+    uintptr_t end = (here - kept_stack_bytes) & ~(page - 1);
+    uintptr_t begin = (low + page - 1) & ~(page - 1);
+    if (end > begin) madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
+}
+
+void *worker_main(void *arg) {
+    auto *w = static_cast<Worker *>(arg);
+    deep_stack_thread = true;
+    stack_floor = measure_floor();
+    std::unique_lock<std::mutex> lock(w->mutex);
+    for (;;) {
+        w->wake.wait(lock, [&] { return w->step != nullptr || w->quit; });
+        if (w->quit) break;
+        lock.unlock();
+        std::exception_ptr error;
+        try {
+            (*w->step)();
+        } catch (...) {
+            error = std::current_exception();
+        }
+        release_unused_stack();
+        lock.lock();
+        w->error = error;
+        w->step = nullptr;
+        w->done = true;
+        w->wake.notify_all();
+    }
+    lock.unlock();
+    delete w;
+    return nullptr;
+}
+
+/** A new worker with the deepest stack the system gives; null if none. */
+Worker *start_worker() {
+    auto *w = new Worker;
+    for (size_t bytes : {deep_stack_bytes, fallback_stack_bytes}) {
+        pthread_attr_t attr;
+        if (pthread_attr_init(&attr) != 0) break;
+        pthread_t thread;
+        bool started = pthread_attr_setstacksize(&attr, bytes) == 0 &&
+                       pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) == 0 &&
+                       pthread_create(&thread, &attr, worker_main, w) == 0;
+        pthread_attr_destroy(&attr);
+        if (started) return w;
+    }
+    delete w;
+    return nullptr;
+}
+
+Worker *take_worker() {
+    {
+        std::lock_guard<std::mutex> lock(pool().mutex);
+        if (!pool().idle.empty()) {
+            Worker *w = pool().idle.back();
+            pool().idle.pop_back();
+            return w;
+        }
+    }
+    return start_worker();
+}
+
+void return_worker(Worker *w) {
+    {
+        std::lock_guard<std::mutex> lock(pool().mutex);
+        if (pool().idle.size() < max_idle_workers) {
+            pool().idle.push_back(w);
+            return;
+        }
+    }
+    std::lock_guard<std::mutex> lock(w->mutex);
+    w->quit = true;
+    w->wake.notify_all();
+}
+
+} // namespace
+
+void check_stack_slow(uintptr_t here) {
+    if (stack_floor == UINTPTR_MAX) {
+        stack_floor = measure_floor();
+        if (here >= stack_floor) return;
+    }
+    throw StackExhausted(
+        "The pipeline's expressions or statements are nested too deeply to compile: the "
+        "compiler ran out of stack space. Split very long expressions across several Funcs, "
+        "or compute_root some of a long chain of inlined Funcs" +
+        std::string(deep_stack_thread ? "" : " (or compile on a thread with a larger stack)"));
+}
+
+bool on_deep_stack() {
+    return deep_stack_thread;
+}
+
+void run_on_deep_stack(const std::function<void()> &step) {
+    if (deep_stack_thread) {
+        step();
+        return;
+    }
+    Worker *w = take_worker();
+    if (!w) {
+        // No thread to be had: the checks still turn deep input into errors.
+        step();
+        return;
+    }
+    std::exception_ptr error;
+    {
+        std::unique_lock<std::mutex> lock(w->mutex);
+        w->step = &step;
+        w->done = false;
+        w->wake.notify_all();
+        w->wake.wait(lock, [&] { return w->done; });
+        error = w->error;
+        w->error = nullptr;
+    }
+    return_worker(w);
+    if (error) std::rethrow_exception(error);
+}
+
+void run_retrying_on_deep_stack(const std::function<void()> &step) {
+    try {
+        step();
+    } catch (const StackExhausted &) {
+        if (deep_stack_thread) throw;
+        run_on_deep_stack(step);
+    }
+}
+
+} // namespace Internal
+} // namespace loom
