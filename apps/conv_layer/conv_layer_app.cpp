@@ -91,10 +91,10 @@ void setup(ConvLayerGenerator &g, Layer &l) {
 int main(int argc, char **argv) {
     bool bench = loom_apps::has_flag(argc, argv, "--bench");
     // The test's sizes are not multiples of the blocks (40 channels in,
-    // 44 out, rows of 101); rows are as long as the estimates' (100), since
-    // the auto-scheduler's splits of the output shift inwards and need at
-    // least their factor.
-    Shape shape = bench ? Shape{5, 128, 128, 100, 80} : Shape{2, 40, 44, 101, 9};
+    // 44 out, 101x35 pixels); rows as long as the estimates' (100) and 35
+    // of them, since the auto-scheduler's splits of the output shift
+    // inwards and need at least their factor (32 rows).
+    Shape shape = bench ? Shape{5, 128, 128, 100, 80} : Shape{2, 40, 44, 101, 35};
     Layer l(shape);
     if (int err = run(l)) {
         std::printf("conv_layer failed with error %d\n", err);

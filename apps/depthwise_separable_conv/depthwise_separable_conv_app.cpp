@@ -108,10 +108,10 @@ void setup(DepthwiseSeparableConvGenerator &g, Layer &l) {
 int main(int argc, char **argv) {
     bool bench = loom_apps::has_flag(argc, argv, "--bench");
     // The test's sizes are not multiples of the blocks (20 channels out,
-    // rows of 117); rows are as long as the estimates' (112), since the
-    // auto-scheduler's splits of the output shift inwards and need at
-    // least their factor.
-    Shape shape = bench ? Shape{4, 32, 64, 112, 112} : Shape{2, 12, 20, 117, 9};
+    // 117x35 pixels); rows as long as the estimates' (112) and 35 of them,
+    // since the auto-scheduler's splits of the output shift inwards and
+    // need at least their factor (32 rows).
+    Shape shape = bench ? Shape{4, 32, 64, 112, 112} : Shape{2, 12, 20, 117, 35};
     Layer l(shape);
     if (int err = run(l)) {
         std::printf("depthwise_separable_conv failed with error %d\n", err);
