@@ -44,9 +44,11 @@ AutomaticRows bench_automatic(const char *app, Setup setup, loom::Realization ou
             rows.ok = false;
         }
     }
-    {
+    if (tune_seconds > 0) {
         // The tuner starts from nothing: the built-in "none" auto-scheduler
         // leaves the Funcs unscheduled (schedule() steps aside for both).
+        // (A tune_seconds of 0 skips it, for pipelines whose unscheduled
+        // form is too large to compile.)
         G g;
         g.set_generator_param("autoscheduler", "none");
         setup(g);
@@ -65,7 +67,14 @@ AutomaticRows bench_automatic(const char *app, Setup setup, loom::Realization ou
             rows.ok = false;
         }
     }
-    if (hand_jit_ms > 0)
+    if (tune_seconds <= 0 && hand_jit_ms > 0)
+        std::printf("%s: hand (JIT) %.3f ms | auto-scheduled %.3f ms, hand/auto %.2f, chosen in "
+                    "%.2f ms | not tuned\n",
+                    app, hand_jit_ms, rows.auto_ms, hand_jit_ms / rows.auto_ms, rows.choose_ms);
+    else if (tune_seconds <= 0)
+        std::printf("%s: auto-scheduled %.3f ms (chosen in %.2f ms)%s, not tuned\n", app,
+                    rows.auto_ms, rows.choose_ms, rows.ok ? ", correct" : "");
+    else if (hand_jit_ms > 0)
         std::printf(
             "%s: hand (JIT) %.3f ms | auto-scheduled %.3f ms, hand/auto %.2f, chosen in "
             "%.2f ms | tuned %.3f ms, hand/tuned %.2f, %d trials in %.1f s (the tuner timed it "

@@ -282,6 +282,13 @@ private:
             } else if (c && *c < 0) {
                 result = Interval(a.max.defined() ? simplify(Div::make(a.max, b.min)) : Expr(),
                                   a.min.defined() ? simplify(Div::make(a.min, b.min)) : Expr());
+            } else if (b.is_single_point() && a.is_bounded()) {
+                // A range over one fixed divisor of unknown sign ((x + 0.5f)
+                // / scale, a resampler's source coordinate): the quotients
+                // of the ends, whichever is smaller.
+                Expr lo = share(simplify(Div::make(a.min, b.min)));
+                Expr hi = share(simplify(Div::make(a.max, b.min)));
+                result = Interval(simplify(Min::make(lo, hi)), simplify(Max::make(lo, hi)));
             } else {
                 result = Interval::everything();
             }
@@ -390,6 +397,12 @@ private:
     void visit(const Min *op) override {
         Interval a = of(op->a), b = of(op->b);
         Type t = op->type.element_of();
+        if (a.is_single_point() && b.is_single_point()) {
+            // Of fixed values, one fixed value (min(scale, 1.0f) stays a
+            // single point, so a quotient by it stays bounded).
+            result = Interval::single_point(combine(IRNodeType::Min, a.min, b.min, t));
+            return;
+        }
         Expr hi = !a.max.defined()   ? b.max
                   : !b.max.defined() ? a.max
                                      : combine(IRNodeType::Min, a.max, b.max, t);
@@ -399,6 +412,12 @@ private:
     void visit(const Max *op) override {
         Interval a = of(op->a), b = of(op->b);
         Type t = op->type.element_of();
+        if (a.is_single_point() && b.is_single_point()) {
+            // Of fixed values, one fixed value (min(scale, 1.0f) stays a
+            // single point, so a quotient by it stays bounded).
+            result = Interval::single_point(combine(IRNodeType::Max, a.min, b.min, t));
+            return;
+        }
         Expr lo = !a.min.defined()   ? b.min
                   : !b.min.defined() ? a.min
                                      : combine(IRNodeType::Max, a.min, b.min, t);
@@ -486,7 +505,26 @@ private:
         if (op->call_type == Call::PureIntrinsic || op->call_type == Call::Intrinsic) {
             if (intrinsic_bounds(op)) return;
         }
+        if (op->call_type == Call::PureExtern && op->args.size() == 1 && rounds(op->name)) {
+            // floor, ceil, round and trunc never put values out of order:
+            // a resampler's first tap is floor(centre - support) + 1.
+            Interval a = of(op->args[0]);
+            auto end = [&](const Expr &v) {
+                return v.defined() ? simplify(Call::make(op->type, op->name, {v}, Call::PureExtern))
+                                   : Expr();
+            };
+            result = Interval(end(a.min), end(a.max));
+            return;
+        }
         result = opaque_range(op->type);
+    }
+
+    /** Is this the name of a float rounding function (floor_f32, ...)? */
+    static bool rounds(const std::string &name) {
+        for (const char *fn : {"floor", "ceil", "round", "trunc"})
+            for (const char *suffix : {"_f16", "_f32", "_f64"})
+                if (name == std::string(fn) + suffix) return true;
+        return false;
     }
 
     /** The interval of op(a, b), rising in a and rising (or, for

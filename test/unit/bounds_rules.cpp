@@ -88,6 +88,21 @@ TEST_CASE("a float quotient of fixed values is one fixed value", "[bounds]") {
     // Through a conversion to int the bin count stays bounded (and symbolic).
     Interval bins = bounds_of_expr_in_scope(Cast::make(Int(32), div(one, r)), s);
     CHECK(bins.is_bounded());
+    // A range over a fixed divisor of unknown sign: the ends' quotients,
+    // ordered by min and max (a resampler's (x + 0.5f) / scale).
+    Scope<Interval> in_row;
+    Expr fx = var("fx", Float(32));
+    in_row.push("fx", Interval(make_const(Float(32), 0.5), make_const(Float(32), 10.5)));
+    CHECK(bounds(div(fx, r), in_row) ==
+          "[min((0.5f / r), (10.5f / r)), max((0.5f / r), (10.5f / r))]");
+    // ... also when the divisor is a min of fixed values (a kernel's
+    // support, 2 / min(scale, 1)).
+    Expr support = div(make_const(Float(32), 2.0), min(r, make_const(Float(32), 1.0)));
+    CHECK(bounds(sub(fx, support), in_row) == "[(0.5f - (2.0f / min(r, 1.0f))), (10.5f - (2.0f / "
+                                              "min(r, 1.0f)))]");
+    // Rounding functions keep the order: floor of that range is bounded.
+    Expr floor_fx = Call::make(Float(32), "floor_f32", {fx}, Call::PureExtern);
+    CHECK(bounds(floor_fx, in_row) == "[floor_f32(0.5f), floor_f32(10.5f)]");
     // A divisor that varies over a range of unknown sign still bounds nothing.
     s.push("f", Interval(make_const(Float(32), -1.0), make_const(Float(32), 1.0)));
     CHECK(bounds(div(one, var("f", Float(32))), s) == "[-inf, +inf]");

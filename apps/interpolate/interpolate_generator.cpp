@@ -1,0 +1,4 @@
+// The interpolate generator program (see InterpolateGenerator.h).
+#include "InterpolateGenerator.h"
+
+LOOM_REGISTER_GENERATOR(InterpolateGenerator, interpolate)
