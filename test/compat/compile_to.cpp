@@ -16,6 +16,10 @@ namespace Halide = loom;
 #include <unistd.h>
 #include <vector>
 
+#ifndef LOOM_TEST_LINK_FLAGS // the runtime's link flags (test/CMakeLists.txt)
+#define LOOM_TEST_LINK_FLAGS ""
+#endif
+
 using namespace Halide;
 using Catch::Matchers::Contains;
 
@@ -243,8 +247,8 @@ int main() {
                           dir.file("client.cpp") + "' -DHEADER='\"" + header +
                           "\"' -DTAG=" + std::to_string(expected_tag) + " -I'" +
                           LOOM_TEST_INCLUDE_DIR + "' " + inputs + " '" + LOOM_TEST_RUNTIME_LIB +
-                          "' -lpthread -ldl > '" + out + "' 2>&1 && '" + exe + "' > '" + out +
-                          "' 2>&1";
+                          "' " + LOOM_TEST_LINK_FLAGS + " -lpthread -ldl > '" + out +
+                          "' 2>&1 && '" + exe + "' > '" + out + "' 2>&1";
         int rc = std::system(cmd.c_str());
         *log = cmd + "\n" + read_bytes(out);
         return rc;

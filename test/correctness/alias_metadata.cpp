@@ -41,15 +41,17 @@ TEST_CASE("a 1-D recurrence f(r) = f(r-1) + f(r) under unrolling", "[correctness
     Func f("rec1");
     Var x("x");
     RDom r(1, n - 1);
-    f(x) = in(x, 0);
+    // Unsigned: the values grow past 2^32, and only unsigned arithmetic wraps
+    // (signed overflow is undefined, in Loom as in C++).
+    f(x) = cast<uint32_t>(in(x, 0));
     f(r) = f(r - 1) * 3 + f(r);
     f.vectorize(x, 8);
     RVar ro("ro"), ri("ri");
     f.update(0).split(r, ro, ri, 4).unroll(ri);
-    Buffer<int> out = f.realize({n});
+    Buffer<uint32_t> out = f.realize({n});
 
-    std::vector<int> ref(n);
-    for (int i = 0; i < n; i++) ref[size_t(i)] = in(i, 0);
+    std::vector<uint32_t> ref(n);
+    for (int i = 0; i < n; i++) ref[size_t(i)] = uint32_t(in(i, 0));
     for (int i = 1; i < n; i++) ref[size_t(i)] = ref[size_t(i - 1)] * 3 + ref[size_t(i)];
     for (int i = 0; i < n; i++) CHECK(out(i) == ref[size_t(i)]);
 }
@@ -61,7 +63,7 @@ TEST_CASE("a row recurrence vectorized across rows and unrolled along them",
     Func f("rec2"), g("rec2_out");
     Var x("x"), y("y"), xo("xo"), xi("xi");
     RDom r(1, h - 1);
-    f(x, y) = in(x, y);
+    f(x, y) = cast<uint32_t>(in(x, y)); // unsigned: the rows grow past 2^32
     // Reads row r-1 and writes row r: a later row's load must not move above
     // the earlier row's store.
     f(x, r) = f(x, r - 1) + f(x, r) * 2 - f(clamp(x + 1, 0, w - 1), r - 1);
@@ -70,12 +72,12 @@ TEST_CASE("a row recurrence vectorized across rows and unrolled along them",
     RVar ro("ro"), ri("ri");
     f.update(0).reorder(x, r).vectorize(x, 8).split(r, ro, ri, 3).unroll(ri);
     g.split(x, xo, xi, 8).vectorize(xi).parallel(y);
-    Buffer<int> out = g.realize({w, h});
+    Buffer<uint32_t> out = g.realize({w, h});
 
-    std::vector<int> ref(size_t(w * h));
-    auto at = [&](int xx, int yy) -> int & { return ref[size_t(xx + yy * w)]; };
+    std::vector<uint32_t> ref(size_t(w * h));
+    auto at = [&](int xx, int yy) -> uint32_t & { return ref[size_t(xx + yy * w)]; };
     for (int yy = 0; yy < h; yy++)
-        for (int xx = 0; xx < w; xx++) at(xx, yy) = in(xx, yy);
+        for (int xx = 0; xx < w; xx++) at(xx, yy) = uint32_t(in(xx, yy));
     for (int yy = 1; yy < h; yy++)
         for (int xx = 0; xx < w; xx++)
             at(xx, yy) = at(xx, yy - 1) + at(xx, yy) * 2 - at(std::min(xx + 1, w - 1), yy - 1);

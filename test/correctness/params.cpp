@@ -74,10 +74,13 @@ TEST_CASE("ImageParam dimensions are symbolic", "[frontend][params]") {
     CHECK(in.dimensions() == 3);
     CHECK(in.type() == Float(32));
     CHECK(in.dim(1).min().type() == Int(32));
-    const auto *v = in.dim(2).extent().as<Internal::Variable>();
+    // Keep the Exprs alive: as<>() returns a pointer into the node.
+    Expr extent = in.dim(2).extent();
+    const auto *v = extent.as<Internal::Variable>();
     REQUIRE(v);
     CHECK(v->name == "sym.extent.2");
-    const auto *s = in.dim(0).stride().as<Internal::Variable>();
+    Expr stride = in.dim(0).stride();
+    const auto *s = stride.as<Internal::Variable>();
     REQUIRE(s);
     CHECK(s->name == "sym.stride.0");
     in.dim(0).set_stride(1);

@@ -16,6 +16,10 @@
 #include "Loom.h"
 #include "aot_test_util.h"
 
+#ifndef LOOM_TEST_LINK_FLAGS // the runtime's link flags (test/CMakeLists.txt)
+#define LOOM_TEST_LINK_FLAGS ""
+#endif
+
 using namespace loom;
 using Catch::Contains;
 
@@ -37,7 +41,7 @@ int build_and_run_client(const TempDir &dir, const std::string &library, std::st
     std::string compile = std::string("'") + LOOM_TEST_CXX + "' -std=c++17 -O1 -o '" + exe + "' '" +
                           dir.file("client.cpp") + "' -I'" + dir.path.string() + "' -I'" +
                           LOOM_TEST_INCLUDE_DIR + "' '" + library + "' '" + LOOM_TEST_RUNTIME_LIB +
-                          "' -lpthread -ldl > '" + out + "' 2>&1";
+                          "' " + LOOM_TEST_LINK_FLAGS + " -lpthread -ldl > '" + out + "' 2>&1";
     int rc = std::system(compile.c_str());
     log = read_file(out);
     if (rc != 0) {

@@ -20,6 +20,10 @@
 #include "codegen/c/CodeGen_C.h"
 #include "lower/Lower.h"
 
+#ifndef LOOM_TEST_LINK_FLAGS // the runtime's link flags (test/CMakeLists.txt)
+#define LOOM_TEST_LINK_FLAGS ""
+#endif
+
 using namespace loom;
 using namespace loom::Internal;
 
@@ -262,7 +266,7 @@ int main(void) {
         objects += " '" + o + "'";
     }
     status = run(std::string(LOOM_TEST_CXX) + objects + " '" + LOOM_TEST_RUNTIME_LIB + "' -o '" +
-                     exe + "' -lpthread -ldl -lm",
+                     exe + "' " + LOOM_TEST_LINK_FLAGS + " -lpthread -ldl -lm",
                  dir, &log);
     INFO(log);
     REQUIRE(status == 0);

@@ -138,11 +138,14 @@ TEST_CASE("result types of intrinsics and math", "[frontend][types]") {
     CHECK(count_leading_zeros(value_of(UInt(32))).type() == UInt(32));
     CHECK(reinterpret<uint32_t>(value_of(Float(32))).type() == UInt(32));
 
-    const auto *call = sqrt(value_of(Float(32))).as<Internal::Call>();
+    // Keep the Exprs alive: as<>() returns a pointer into the node.
+    Expr root32 = sqrt(value_of(Float(32)));
+    const auto *call = root32.as<Internal::Call>();
     REQUIRE(call);
     CHECK(call->name == "sqrt_f32");
     CHECK(call->call_type == Internal::Call::PureExtern);
-    const auto *call64 = exp(value_of(Float(64))).as<Internal::Call>();
+    Expr exp64 = exp(value_of(Float(64)));
+    const auto *call64 = exp64.as<Internal::Call>();
     REQUIRE(call64);
     CHECK(call64->name == "exp_f64");
 }
