@@ -16,6 +16,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build="${LOOM_ASAN_BUILD_DIR:-$root/build-asan}"
 jobs="${LOOM_JOBS:-$(nproc)}"
 tests="${LOOM_ASAN_TESTS:-^(unit|error|correctness|concurrency):}"
+# Paths relative to the tree in ccache's keys, and (with -g1) the build
+# folder left out of them, so a clone in another folder reuses the cache.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}" CCACHE_NOHASHDIR=1
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 if [ ! -f "$build/build.ninja" ]; then
   # -O1: quicker to build and to read than -O3; -g1: line numbers in reports.

@@ -22,6 +22,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# ccache keys on paths relative to the tree, so a clone in another folder
+# (CI's) reuses what an earlier build compiled.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
+
 build="${LOOM_BUILD_DIR:-$root/build}"
 jobs="${LOOM_JOBS:-$(nproc)}"
 if [ ! -f "$build/build.ninja" ]; then
