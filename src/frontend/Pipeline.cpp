@@ -164,6 +164,13 @@ void write_file(const std::string &filename, const std::string &text) {
     if (!out) user_error("Failed writing " << filename);
 }
 
+/** `body` as the text of f's entry point: func NAME(args) { ... }. */
+std::string stmt_text(const LoweredFunc &f, const Stmt &body) {
+    std::string header = "func " + f.name + "(";
+    for (size_t i = 0; i < f.args.size(); i++) header += (i ? ", " : "") + f.args[i].name;
+    return header + ") {\n" + to_string(body) + "}\n";
+}
+
 std::string plural(int n, const char *word) {
     return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
@@ -577,12 +584,9 @@ void Pipeline::compile_to_lowered_stmt(const std::string &filename,
             write_file(filename, to_html(f.body, name));
             return;
         }
-        std::string header = "func " + f.name + "(";
-        for (size_t i = 0; i < f.args.size(); i++) header += (i ? ", " : "") + f.args[i].name;
         // Launches name their device source; the kernels follow as IR.
         Stmt body = unembed_device_source(f.body, f.device_sources);
-        write_file(filename,
-                   header + ") {\n" + to_string(body) + "}\n" + kernels_to_string(f.kernels));
+        write_file(filename, stmt_text(f, body) + kernels_to_string(f.kernels));
     });
 }
 
@@ -599,9 +603,7 @@ void Pipeline::compile_to_conceptual_stmt(const std::string &filename,
             write_file(filename, to_html(f.conceptual_body, name));
             return;
         }
-        std::string header = "func " + f.name + "(";
-        for (size_t i = 0; i < f.args.size(); i++) header += (i ? ", " : "") + f.args[i].name;
-        write_file(filename, header + ") {\n" + to_string(f.conceptual_body) + "}\n");
+        write_file(filename, stmt_text(f, f.conceptual_body));
     });
 }
 
