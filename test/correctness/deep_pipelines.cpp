@@ -102,3 +102,31 @@ TEST_CASE("deep: unrolling the largest allowed loop", "[correctness][deep]") {
     CHECK(out(0) == 1);
     CHECK(out(4095) == 8191);
 }
+
+TEST_CASE("deep: chains of inlined Funcs that each use the one before several times",
+          "[correctness][deep]") {
+    // As trees these are 3^40 and 2^40 nodes; as graphs, 40 stages.
+    Var x("x");
+    Func sel("sel0"), sum("sum0");
+    sel(x) = x;
+    sum(x) = x;
+    for (int i = 1; i < 40; i++) {
+        Func s("sel" + std::to_string(i)), t("sum" + std::to_string(i));
+        s(x) = select(sel(x) > 0, sel(x) - 1, sel(x) + 2);
+        t(x) = sum(x) + sum(x) * 3;
+        sel = s;
+        sum = t;
+    }
+    Buffer<int> a = sel.realize({16});
+    Buffer<int> b = sum.realize({16});
+    for (int i = 0; i < 16; i++) {
+        int v = i;
+        unsigned w = unsigned(i);
+        for (int k = 1; k < 40; k++) {
+            v = v > 0 ? v - 1 : v + 2;
+            w = w + w * 3u;
+        }
+        CHECK(a(i) == v);
+        CHECK(b(i) == int(w));
+    }
+}
