@@ -51,6 +51,7 @@ class RegionsTouched : public IRVisitor {
     Scope<Interval> loops;
     std::map<std::string, Expr> lets;     // values as written, expanded on use
     std::vector<std::string> fused_parts; // lets of the form fused % e + m, fused / e + m
+    std::string recording;                // the Func whose region record() is bounding
 
     /** Binds (or hides, with an undefined value) a name for one body. */
     class ScopedLet {
@@ -91,12 +92,21 @@ class RegionsTouched : public IRVisitor {
     }
 
     /** Bounds over the loops in scope; an expression of none of them is its
-     * own bound (interval arithmetic gives up on e.g. symbolic divisors). */
+     * own bound (interval arithmetic gives up on e.g. symbolic divisors),
+     * unless it reads the Func whose region is being recorded: that value
+     * does not exist yet where the region is needed (f(x, f(x, y)) with f
+     * computed at the innermost loop), so the read counts as unknown. */
     Interval bounds(const Expr &e) const {
         Expr s = simplify(e);
         bool ranged = false;
         visit_all(s, [&](const IRNode *node) {
-            if (ranged || node->node_type != IRNodeType::Variable) return;
+            if (ranged) return;
+            if (node->node_type == IRNodeType::Call) {
+                const auto *call = static_cast<const Call *>(node);
+                ranged = call->call_type == Call::Loom && call->name == recording;
+                return;
+            }
+            if (node->node_type != IRNodeType::Variable) return;
             ranged = loops.contains(static_cast<const Variable *>(node)->name);
         });
         if (!ranged) return Interval(s, s);
@@ -232,7 +242,9 @@ class RegionsTouched : public IRVisitor {
 
     void record(const std::string &name, const std::vector<Expr> &args) {
         Box box(args.size());
+        recording = name;
         for (size_t i = 0; i < args.size(); i++) box[i] = coordinate_bounds(args[i]);
+        recording.clear();
         auto it = regions.find(name);
         if (it == regions.end()) {
             regions.emplace(name, box);
