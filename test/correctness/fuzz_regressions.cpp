@@ -31,3 +31,23 @@ TEST_CASE("fuzz: a Func with an update read at a coordinate computed from itself
             CHECK(out(i, j) == f_ref(i, std::clamp(f_ref(i, j), 2, 8)));
         }
 }
+
+TEST_CASE("fuzz: a scheduled Func read only where an inlined Func ignores the read", "[fuzz]") {
+    // g reads f only in a coordinate that the inlined h does not use, so no
+    // use of f is left after inlining: f is not computed (this was an
+    // InternalError "Func f is scheduled but never used").
+    for (int placement = 0; placement < 3; placement++) {
+        INFO("placement " << placement);
+        Var x("x"), y("y");
+        Func h("h"), f("f"), g("g");
+        h(x, y) = 2 * y;
+        f(x, y) = x + y;
+        g(x, y) = h(f(x, y), y) + x;
+        if (placement == 0) f.compute_at(g, y);
+        if (placement == 1) f.compute_root();
+        if (placement == 2) f.compute_at(g, x).store_root();
+        Buffer<int> out = g.realize({6, 5});
+        for (int j = 0; j < 5; j++)
+            for (int i = 0; i < 6; i++) CHECK(out(i, j) == 2 * j + i);
+    }
+}
