@@ -49,9 +49,10 @@ public:
 class RegionsTouched : public IRVisitor {
     bool writes;
     Scope<Interval> loops;
-    std::map<std::string, Expr> lets;     // values as written, expanded on use
-    std::vector<std::string> fused_parts; // lets of the form fused % e + m, fused / e + m
-    std::string recording;                // the Func whose region record() is bounding
+    std::map<std::string, Expr> lets;      // values as written, expanded on use
+    std::vector<std::string> fused_parts;  // lets of the form fused % e + m, fused / e + m
+    std::string recording;                 // the Func whose region record() is bounding
+    std::set<std::string> produced_inside; // Funcs the visited statement produces
 
     /** Binds (or hides, with an undefined value) a name for one body. */
     class ScopedLet {
@@ -93,9 +94,10 @@ class RegionsTouched : public IRVisitor {
 
     /** Bounds over the loops in scope; an expression of none of them is its
      * own bound (interval arithmetic gives up on e.g. symbolic divisors),
-     * unless it reads the Func whose region is being recorded: that value
-     * does not exist yet where the region is needed (f(x, f(x, y)) with f
-     * computed at the innermost loop), so the read counts as unknown. */
+     * unless it reads a Func whose values do not exist yet where the region
+     * is needed: the Func whose region is being recorded (f(x, f(x, y)) with
+     * f computed at the innermost loop) or one produced inside the visited
+     * statement. Such a read counts as unknown (a clamp still bounds it). */
     Interval bounds(const Expr &e) const {
         Expr s = simplify(e);
         bool ranged = false;
@@ -103,7 +105,8 @@ class RegionsTouched : public IRVisitor {
             if (ranged) return;
             if (node->node_type == IRNodeType::Call) {
                 const auto *call = static_cast<const Call *>(node);
-                ranged = call->call_type == Call::Loom && call->name == recording;
+                ranged = call->call_type == Call::Loom &&
+                         (call->name == recording || produced_inside.count(call->name));
                 return;
             }
             if (node->node_type != IRNodeType::Variable) return;
@@ -349,11 +352,18 @@ public:
     static constexpr int large_range_nodes = 400;
     std::vector<std::pair<std::string, Expr>> range_lets;
     std::map<std::string, Box> regions;
-    explicit RegionsTouched(bool w) : writes(w) {}
+    RegionsTouched(bool w, std::set<std::string> produced)
+        : writes(w), produced_inside(std::move(produced)) {}
 };
 
 std::map<std::string, Box> touched(const Stmt &s, bool writes) {
-    RegionsTouched visitor(writes);
+    std::set<std::string> produced;
+    visit_all(s, [&](const IRNode *node) {
+        if (node->node_type != IRNodeType::ProducerConsumer) return;
+        const auto *pc = static_cast<const ProducerConsumer *>(node);
+        if (pc->is_producer) produced.insert(pc->name);
+    });
+    RegionsTouched visitor(writes, std::move(produced));
     s.accept(&visitor);
     // A region end that uses named loop ranges carries their definitions as
     // lets, so its size stays the sum of the ranges' sizes.

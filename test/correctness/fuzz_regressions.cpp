@@ -51,3 +51,39 @@ TEST_CASE("fuzz: a scheduled Func read only where an inlined Func ignores the re
             for (int i = 0; i < 6; i++) CHECK(out(i, j) == 2 * j + i);
     }
 }
+
+TEST_CASE("fuzz: a Func read at a coordinate computed from another Func computed at the same "
+          "loop",
+          "[fuzz][reduction]") {
+    // a and b have updates, so left inline each is computed at the innermost
+    // loop of c; b's region depends on a's values, which are computed after
+    // b's region is needed (this was an InternalError "call to Func a, which
+    // has no storage"). The clamp bounds the read instead.
+    for (int schedule = 0; schedule < 3; schedule++) {
+        INFO("schedule " << schedule);
+        Var x("x"), y("y");
+        Func a("a"), b("b"), c("c");
+        a(x, y) = x - y;
+        RDom ra(0, 3);
+        a(x, y) = a(x, y) + ra;
+        b(x, y) = x * 10 + y;
+        RDom rb(3, 2);
+        b(rb, y) = b(rb - 1, y) + 1;
+        c(x, y) = b(clamp(a(y - 2, y), 0, 17), y);
+        if (schedule == 1) b.compute_at(c, x);
+        if (schedule == 2) a.compute_at(c, x);
+        Buffer<int> out = c.realize({7, 5});
+
+        auto a_ref = [](int i, int j) { return i - j + 3; }; // + 0 + 1 + 2
+        auto b_ref = [](int i, int j) {
+            if (i == 3) return 20 + j + 1;
+            if (i == 4) return 20 + j + 2;
+            return i * 10 + j;
+        };
+        for (int j = 0; j < 5; j++)
+            for (int i = 0; i < 7; i++) {
+                INFO("at (" << i << ", " << j << ")");
+                CHECK(out(i, j) == b_ref(std::clamp(a_ref(j - 2, j), 0, 17), j));
+            }
+    }
+}
