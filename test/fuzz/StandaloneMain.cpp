@@ -24,14 +24,15 @@ namespace {
 
 volatile long current_execution = -1;
 unsigned long long current_seed = 0;
+size_t current_max_len = 256;
 
 // A crash is a finding too: say which execution to replay.
 void on_fatal_signal(int sig) {
     char msg[160];
     int n = std::snprintf(msg, sizeof msg,
                           "\n=== FINDING (signal %d) at execution %ld; replay with --seed %llu "
-                          "--only %ld ===\n",
-                          sig, current_execution, current_seed, current_execution);
+                          "--max-len %zu --only %ld ===\n",
+                          sig, current_execution, current_seed, current_max_len, current_execution);
     if (n > 0) {
         ssize_t ignored = write(2, msg, size_t(n));
         (void)ignored;
@@ -52,7 +53,7 @@ std::vector<uint8_t> bytes_of_execution(unsigned long long seed, long i, size_t 
 
 int main(int argc, char **argv) {
     long runs = 1000, only = -1;
-    size_t max_len = 256;
+    size_t &max_len = current_max_len;
     std::vector<std::string> files;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
@@ -104,8 +105,9 @@ int main(int argc, char **argv) {
             std::vector<uint8_t> bytes = bytes_of_execution(current_seed, i, max_len);
             LLVMFuzzerTestOneInput(bytes.data(), bytes.size());
             if (loom_fuzz::stats().findings != before)
-                std::fprintf(stderr, "(execution %ld; replay with --seed %llu --only %ld)\n", i,
-                             current_seed, i);
+                std::fprintf(stderr,
+                             "(execution %ld; replay with --seed %llu --max-len %zu --only %ld)\n",
+                             i, current_seed, max_len, i);
         }
     }
     loom_fuzz::print_stats(argv[0]);
