@@ -39,7 +39,7 @@ Expr constant_of(FuzzInput &in, Type t) {
         return Internal::make_const(t, int64_t(v));
     }
     int64_t max = (int64_t(1) << t.bits) - 1;
-    int64_t v = in.chance(60) ? in.range(0, 12) : in.range(0, int(max));
+    int64_t v = in.chance(40) ? in.range(0, int(max)) : in.range(0, 12);
     return Internal::make_const(t, uint64_t(v));
 }
 
@@ -113,9 +113,9 @@ public:
         case 10: {
             if (t.is_float()) break;
             Built a = gen(t, depth - 1);
-            Built amount = in.chance(80)
-                               ? same(Internal::make_const(t, int64_t(in.range(0, t.bits - 1))))
-                               : gen(t, depth - 1);
+            Built amount = in.chance(20)
+                               ? gen(t, depth - 1)
+                               : same(Internal::make_const(t, int64_t(in.range(0, t.bits - 1))));
             if (in.chance(50)) return apply2(a, amount, [](Expr x, Expr y) { return x << y; });
             return apply2(a, amount, [](Expr x, Expr y) { return x >> y; });
         }
@@ -361,6 +361,12 @@ void decode_algorithm(FuzzInput &in, Program &p) {
 
     int scale_budget = 2;
     int n = in.range(1, 6);
+    p.out_w = in.range(1, 20);
+    p.out_h = in.range(1, 20);
+    if (in.chance(25)) {
+        p.out_min_x = in.range(-8, 8);
+        p.out_min_y = in.range(-8, 8);
+    }
     for (int k = 1; k <= n; k++) {
         Stage s;
         s.type = in.pick(fuzz_types());
@@ -377,6 +383,16 @@ void decode_algorithm(FuzzInput &in, Program &p) {
             s.update = UpdateKind(in.range(1, 3));
             s.rmin = in.range(-3, 6);
             s.rext = in.range(1, s.update == UpdateKind::Pointwise ? 4 : 12);
+            if (k == n && s.update != UpdateKind::Pointwise) {
+                // The output's scan stays inside the output, f(r - 1) too,
+                // mostly: else it is only an error about the output's size.
+                bool along_x = s.update == UpdateKind::ScanX;
+                int lo = along_x ? p.out_min_x : p.out_min_y, e = along_x ? p.out_w : p.out_h;
+                if (e >= 2 && !in.chance(10)) {
+                    s.rmin = lo + 1 + in.range(0, e - 2);
+                    s.rext = in.range(1, lo + e - s.rmin);
+                }
+            }
             RDom r(s.rmin, s.rext, "r" + std::to_string(k));
             Expr rv = r.x;
             s.rvar = rv.as<Internal::Variable>()->name;
@@ -424,12 +440,6 @@ void decode_algorithm(FuzzInput &in, Program &p) {
             s.func(lhs) = v.real;
         }
         p.stages.push_back(s);
-    }
-    p.out_w = in.range(1, 20);
-    p.out_h = in.range(1, 20);
-    if (in.chance(25)) {
-        p.out_min_x = in.range(-8, 8);
-        p.out_min_y = in.range(-8, 8);
     }
     p.text << "// output f" << n << " over [" << p.out_min_x << ", +" << p.out_w << ") x ["
            << p.out_min_y << ", +" << p.out_h << ")\n";
@@ -509,7 +519,7 @@ public:
             case 1: {
                 if (loops.size() < 2) break;
                 size_t a = size_t(in.range(0, int(loops.size()) - 2));
-                LoopName lx = loops[a], ly = loops[in.chance(90) ? a + 1 : loops.size() - 1];
+                LoopName lx = loops[a], ly = loops[in.chance(10) ? loops.size() - 1 : a + 1];
                 LoopName xo{fresh(lx.name, "o"), lx.rvar}, xi{fresh(lx.name, "i"), lx.rvar};
                 LoopName yo{fresh(ly.name, "o"), ly.rvar}, yi{fresh(ly.name, "i"), ly.rvar};
                 int fx = factor(), fy = factor();
@@ -544,8 +554,8 @@ public:
                 if (loops.size() < 2) break;
                 size_t a = size_t(in.range(0, int(loops.size()) - 2));
                 LoopName inner = loops[a],
-                         outer = loops[in.chance(90) ? a + 1
-                                                     : size_t(in.range(0, int(loops.size()) - 1))];
+                         outer = loops[in.chance(5) ? size_t(in.range(0, int(loops.size()) - 1))
+                                                    : a + 1];
                 LoopName fused{fresh(inner.name, "f"), inner.rvar || outer.rvar};
                 p.text << who << ".fuse(" << inner.name << ", " << outer.name << ", " << fused.name
                        << ");\n";
@@ -617,7 +627,9 @@ public:
             pure_loops[size_t(k)] = loops;
             if (s.update != UpdateKind::None) {
                 Loops u;
-                if (s.update == UpdateKind::Pointwise)
+                if (s.update == UpdateKind::Pointwise && !s.update_uses_rdom)
+                    u = {{"x", false}, {"y", false}};
+                else if (s.update == UpdateKind::Pointwise)
                     u = {{s.rvar, true}, {"x", false}, {"y", false}};
                 else if (s.update == UpdateKind::ScanX)
                     u = {{s.rvar, true}, {"y", false}};
