@@ -7,6 +7,7 @@
 // Execution I of a run is the same byte string for the same seed and
 // max-len, so `--seed S --only I` replays a finding (and prints its program).
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -52,7 +53,8 @@ std::vector<uint8_t> bytes_of_execution(unsigned long long seed, long i, size_t 
 } // namespace
 
 int main(int argc, char **argv) {
-    long runs = 1000, only = -1;
+    long runs = 1000, only = -1, slowest = -1;
+    double slowest_seconds = 0;
     size_t &max_len = current_max_len;
     std::vector<std::string> files;
     for (int i = 1; i < argc; i++) {
@@ -103,7 +105,14 @@ int main(int argc, char **argv) {
             current_execution = i;
             long before = loom_fuzz::stats().findings;
             std::vector<uint8_t> bytes = bytes_of_execution(current_seed, i, max_len);
+            auto start = std::chrono::steady_clock::now();
             LLVMFuzzerTestOneInput(bytes.data(), bytes.size());
+            double seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            if (seconds > slowest_seconds) {
+                slowest_seconds = seconds;
+                slowest = i;
+            }
             if (loom_fuzz::stats().findings != before)
                 std::fprintf(stderr,
                              "(execution %ld; replay with --seed %llu --max-len %zu --only %ld)\n",
@@ -111,5 +120,7 @@ int main(int argc, char **argv) {
         }
     }
     loom_fuzz::print_stats(argv[0]);
+    // A compile-time blow-up shows here first (no timing is asserted).
+    if (slowest >= 0) std::printf("  slowest execution: %ld (%.2f s)\n", slowest, slowest_seconds);
     return loom_fuzz::stats().findings ? 1 : 0;
 }
