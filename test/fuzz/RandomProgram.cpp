@@ -625,6 +625,7 @@ public:
             Loops loops = {{"x", false}, {"y", false}};
             ops(s.func, name, loops);
             pure_loops[size_t(k)] = loops;
+            storage(s.func, name, k == n);
             if (s.update != UpdateKind::None) {
                 Loops u;
                 if (s.update == UpdateKind::Pointwise && !s.update_uses_rdom)
@@ -649,6 +650,43 @@ private:
     FuzzInput &in;
     Program &p;
     int counter = 0;
+
+    // Bounds and storage: bound, align_bounds, reorder_storage, fold_storage,
+    // store_in (Func-level calls, on the pure definition's Vars).
+    void storage(Func &f, const std::string &who, bool output) {
+        Var x("x"), y("y");
+        if (in.chance(10)) {
+            bool on_x = !in.chance(50);
+            int lo = output ? (on_x ? p.out_min_x : p.out_min_y) : in.range(-4, 4);
+            int ext = output ? (on_x ? p.out_w : p.out_h) : in.range(1, 30);
+            if (in.chance(20)) ext += in.range(-2, 2);
+            p.text << who << ".bound(" << (on_x ? "x" : "y") << ", " << lo << ", " << ext << ");\n";
+            f.bound(on_x ? x : y, lo, ext);
+        }
+        if (in.chance(8)) {
+            int modulus = in.pick(std::vector<int>{2, 4, 3, 0});
+            int remainder = in.range(0, 1);
+            p.text << who << ".align_bounds(x, " << modulus << ", " << remainder << ");\n";
+            f.align_bounds(x, modulus, remainder);
+        }
+        if (in.chance(8)) {
+            p.text << who << ".reorder_storage(y, x);\n";
+            f.reorder_storage({y, x});
+        }
+        if (in.chance(6)) {
+            int extent = in.pick(std::vector<int>{1, 2, 4, 8});
+            p.text << who << ".fold_storage(y, " << extent << ");\n";
+            f.fold_storage(y, extent);
+        }
+        if (in.chance(8)) {
+            static const std::vector<MemoryType> kinds = {MemoryType::Auto, MemoryType::Heap,
+                                                          MemoryType::Stack, MemoryType::Register};
+            static const char *names[] = {"Auto", "Heap", "Stack", "Register"};
+            int i = in.range(0, 3);
+            p.text << who << ".store_in(MemoryType::" << names[i] << ");\n";
+            f.store_in(kinds[size_t(i)]);
+        }
+    }
     std::string loops_stage;
 
     LoopName pick(const Loops &loops) {
