@@ -100,19 +100,7 @@ class RegionsTouched : public IRVisitor {
      * statement. Such a read counts as unknown (a clamp still bounds it). */
     Interval bounds(const Expr &e) const {
         Expr s = simplify(e);
-        bool ranged = false;
-        visit_all(s, [&](const IRNode *node) {
-            if (ranged) return;
-            if (node->node_type == IRNodeType::Call) {
-                const auto *call = static_cast<const Call *>(node);
-                ranged = call->call_type == Call::Loom &&
-                         (call->name == recording || produced_inside.count(call->name));
-                return;
-            }
-            if (node->node_type != IRNodeType::Variable) return;
-            ranged = loops.contains(static_cast<const Variable *>(node)->name);
-        });
-        if (!ranged) return Interval(s, s);
+        if (!depends_on_loops(s)) return Interval(s, s);
         // Hiding first: interval arithmetic would widen such a % b to [0, |b| - 1].
         Interval b = bounds_hiding_invariant_divisions(s);
         if (b.is_bounded()) return b;
@@ -148,10 +136,20 @@ class RegionsTouched : public IRVisitor {
         return Interval(substitute(hidden, b.min), substitute(hidden, b.max));
     }
 
+    /** Does e vary over the loops in scope, or read a Func not computed
+     * yet where the region is needed (then its value is not known either,
+     * and must not be hidden as a fixed value)? */
     bool depends_on_loops(const Expr &e) const {
         bool ranged = false;
         visit_all(e, [&](const IRNode *node) {
-            if (ranged || node->node_type != IRNodeType::Variable) return;
+            if (ranged) return;
+            if (node->node_type == IRNodeType::Call) {
+                const auto *call = static_cast<const Call *>(node);
+                ranged = call->call_type == Call::Loom &&
+                         (call->name == recording || produced_inside.count(call->name));
+                return;
+            }
+            if (node->node_type != IRNodeType::Variable) return;
             ranged = loops.contains(static_cast<const Variable *>(node)->name);
         });
         return ranged;

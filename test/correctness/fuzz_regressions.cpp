@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <functional>
 
 #include "Loom.h"
 
@@ -148,4 +149,36 @@ TEST_CASE("fuzz: nested data-dependent reads through an inlined boundary conditi
         for (int i = 0; i < 36; i++) row = std::clamp(int(in(0, row)), 0, 8);
         CHECK(out(0, j) == in(0, row));
     }
+}
+
+TEST_CASE("fuzz: a Func read at a halved coordinate computed from itself", "[fuzz][reduction]") {
+    // As above, but the self-read coordinate is divided after the clamp: the
+    // division was taken as a fixed value and kept the read (an
+    // InternalError "call to Func f, which has no storage").
+    const int w = 17, h = 12;
+    Buffer<uint8_t> in(w, h);
+    for (int j = 0; j < h; j++)
+        for (int i = 0; i < w; i++) in(i, j) = uint8_t(i * 13 + j * 7);
+    Var x("x"), y("y");
+    Func e = BoundaryConditions::constant_exterior(in, (uint8_t)8);
+    Func f("f"), g("g");
+    f(x, y) = cast<uint16_t>(e(2 * x, y));
+    RDom r(5, 5);
+    f(x, r) = f(x, r - 1) + ~cast<uint16_t>(e(x - 2, r - 1));
+    g(x, y) = cast<int>(f(x, clamp(cast<int>(cast<uint8_t>(f(y + 1, x + 2))), 0, 10) / 2 - 1));
+    Buffer<int> out = g.realize({9, 13});
+
+    auto e_ref = [&](int i, int j) -> uint16_t {
+        return i >= 0 && i < w && j >= 0 && j < h ? in(i, j) : 8;
+    };
+    std::function<uint16_t(int, int)> f_ref = [&](int i, int j) -> uint16_t {
+        if (j >= 5 && j < 10) return uint16_t(f_ref(i, j - 1) + uint16_t(~e_ref(i - 2, j - 1)));
+        return e_ref(2 * i, j);
+    };
+    for (int j = 0; j < 13; j++)
+        for (int i = 0; i < 9; i++) {
+            int c = std::clamp(int(uint8_t(f_ref(j + 1, i + 2))), 0, 10);
+            INFO("at (" << i << ", " << j << ")");
+            CHECK(out(i, j) == int(f_ref(i, c / 2 - 1)));
+        }
 }
