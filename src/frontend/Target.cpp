@@ -267,7 +267,9 @@ bool parse_target(const std::string &s, Target *t, std::string *why) {
             }
             result.bits = value;
             seen_bits = true;
-        } else if (lookup(os_words, w, &value)) {
+        } else if (lookup(os_words, w, &value) || w == "unknown") {
+            // "unknown" is how to_string() writes a target without an OS.
+            if (w == "unknown") value = Target::OSUnknown;
             if (seen_os) {
                 *why = "the operating system is given twice (\"" + w + "\")";
                 return false;

@@ -180,11 +180,14 @@ public:
     Resolver(const Stmt &s, const Function &func, const std::vector<Function> &outputs)
         : f(func), uses(func.name()) {
         inline_functions(s, outputs).accept(&uses);
-        internal_assert(uses.used(), "Func " << f.name() << " is scheduled but never used");
     }
 
     Placement resolve() const {
         Placement p;
+        if (!uses.used()) {
+            p.used = false;
+            return p;
+        }
         const FuncSchedule &sched = f.schedule();
         LoopLevel compute = sched.compute_level;
         LoopLevel store = sched.store_level;

@@ -15,9 +15,12 @@
 namespace loom {
 namespace Internal {
 
-/** The loops f's production and storage go into; "" means root. */
+/** The loops f's production and storage go into; "" means root. `used` is
+ * false when no use of f is left once inlined Funcs are substituted (f read
+ * only in an argument that an inlined Func ignores): f is not computed. */
 struct Placement {
     std::string compute_loop, store_loop;
+    bool used = true;
 };
 
 Placement resolve_placement(const Stmt &s, const Function &f, const std::vector<Function> &outputs);

@@ -49,8 +49,10 @@ public:
 class RegionsTouched : public IRVisitor {
     bool writes;
     Scope<Interval> loops;
-    std::map<std::string, Expr> lets;     // values as written, expanded on use
-    std::vector<std::string> fused_parts; // lets of the form fused % e + m, fused / e + m
+    std::map<std::string, Expr> lets;      // values as written, expanded on use
+    std::vector<std::string> fused_parts;  // lets of the form fused % e + m, fused / e + m
+    std::string recording;                 // the Func whose region record() is bounding
+    std::set<std::string> produced_inside; // Funcs the visited statement produces
 
     /** Binds (or hides, with an undefined value) a name for one body. */
     class ScopedLet {
@@ -91,15 +93,14 @@ class RegionsTouched : public IRVisitor {
     }
 
     /** Bounds over the loops in scope; an expression of none of them is its
-     * own bound (interval arithmetic gives up on e.g. symbolic divisors). */
+     * own bound (interval arithmetic gives up on e.g. symbolic divisors),
+     * unless it reads a Func whose values do not exist yet where the region
+     * is needed: the Func whose region is being recorded (f(x, f(x, y)) with
+     * f computed at the innermost loop) or one produced inside the visited
+     * statement. Such a read counts as unknown (a clamp still bounds it). */
     Interval bounds(const Expr &e) const {
         Expr s = simplify(e);
-        bool ranged = false;
-        visit_all(s, [&](const IRNode *node) {
-            if (ranged || node->node_type != IRNodeType::Variable) return;
-            ranged = loops.contains(static_cast<const Variable *>(node)->name);
-        });
-        if (!ranged) return Interval(s, s);
+        if (!depends_on_loops(s)) return Interval(s, s);
         // Hiding first: interval arithmetic would widen such a % b to [0, |b| - 1].
         Interval b = bounds_hiding_invariant_divisions(s);
         if (b.is_bounded()) return b;
@@ -135,10 +136,20 @@ class RegionsTouched : public IRVisitor {
         return Interval(substitute(hidden, b.min), substitute(hidden, b.max));
     }
 
+    /** Does e vary over the loops in scope, or read a Func not computed
+     * yet where the region is needed (then its value is not known either,
+     * and must not be hidden as a fixed value)? */
     bool depends_on_loops(const Expr &e) const {
         bool ranged = false;
         visit_all(e, [&](const IRNode *node) {
-            if (ranged || node->node_type != IRNodeType::Variable) return;
+            if (ranged) return;
+            if (node->node_type == IRNodeType::Call) {
+                const auto *call = static_cast<const Call *>(node);
+                ranged = call->call_type == Call::Loom &&
+                         (call->name == recording || produced_inside.count(call->name));
+                return;
+            }
+            if (node->node_type != IRNodeType::Variable) return;
             ranged = loops.contains(static_cast<const Variable *>(node)->name);
         });
         return ranged;
@@ -232,7 +243,9 @@ class RegionsTouched : public IRVisitor {
 
     void record(const std::string &name, const std::vector<Expr> &args) {
         Box box(args.size());
+        recording = name;
         for (size_t i = 0; i < args.size(); i++) box[i] = coordinate_bounds(args[i]);
+        recording.clear();
         auto it = regions.find(name);
         if (it == regions.end()) {
             regions.emplace(name, box);
@@ -337,11 +350,18 @@ public:
     static constexpr int large_range_nodes = 400;
     std::vector<std::pair<std::string, Expr>> range_lets;
     std::map<std::string, Box> regions;
-    explicit RegionsTouched(bool w) : writes(w) {}
+    RegionsTouched(bool w, std::set<std::string> produced)
+        : writes(w), produced_inside(std::move(produced)) {}
 };
 
 std::map<std::string, Box> touched(const Stmt &s, bool writes) {
-    RegionsTouched visitor(writes);
+    std::set<std::string> produced;
+    visit_all(s, [&](const IRNode *node) {
+        if (node->node_type != IRNodeType::ProducerConsumer) return;
+        const auto *pc = static_cast<const ProducerConsumer *>(node);
+        if (pc->is_producer) produced.insert(pc->name);
+    });
+    RegionsTouched visitor(writes, std::move(produced));
     s.accept(&visitor);
     // A region end that uses named loop ranges carries their definitions as
     // lets, so its size stays the sum of the ranges' sizes.

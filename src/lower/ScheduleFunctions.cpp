@@ -649,6 +649,7 @@ Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<
         const Function &f = env.at(*it);
         if (is_output(f, outputs) || is_inlined(f, outputs)) continue;
         Placement place = resolve_placement(s, f, outputs);
+        if (!place.used) continue;
         Stmt produce = build_produce(f, false);
         auto compute = [&](const Stmt &body) {
             return Block::make(produce, ProducerConsumer::make_consume(f.name(), body));

@@ -69,8 +69,15 @@ llvm::Value *CodeGen_LLVM::convert(llvm::Value *v, Type from, Type to) {
         return builder->CreateIntToPtr(v, dst);
     }
     if (from.is_float() && to.is_float()) return builder->CreateFPCast(v, dst);
-    if (from.is_float())
-        return to.is_int() ? builder->CreateFPToSI(v, dst) : builder->CreateFPToUI(v, dst);
+    if (from.is_float()) {
+        // An out-of-range value has no defined result, but it must not be
+        // LLVM's poison: poison passes through a clamp(), so a clamped
+        // data-dependent index could still read anywhere. freeze makes it
+        // some fixed value, which the clamp then bounds (costs nothing).
+        llvm::Value *i =
+            to.is_int() ? builder->CreateFPToSI(v, dst) : builder->CreateFPToUI(v, dst);
+        return builder->CreateFreeze(i);
+    }
     if (to.is_float())
         return from.is_int() ? builder->CreateSIToFP(v, dst) : builder->CreateUIToFP(v, dst);
     // Integer to integer: widen by the source's signedness, narrow by wrapping.
