@@ -5,6 +5,7 @@
 #include "ir/IR.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
+#include "ir/StackGuard.h"
 
 namespace loom {
 
@@ -78,10 +79,16 @@ int expand_implicit_placeholder(std::vector<Expr> &args, int dimensions, const s
 }
 
 int count_implicit_vars(const std::vector<Expr> &exprs) {
-    CountImplicitVars counter;
-    for (const Expr &e : exprs)
-        if (e.defined()) e.accept(&counter);
-    return counter.count;
+    // Every definition walks its values here first, on the caller's thread:
+    // a very deep value is walked again on a deep stack.
+    int count = 0;
+    run_retrying_on_deep_stack([&] {
+        CountImplicitVars counter;
+        for (const Expr &e : exprs)
+            if (e.defined()) e.accept(&counter);
+        count = counter.count;
+    });
+    return count;
 }
 
 } // namespace Internal
