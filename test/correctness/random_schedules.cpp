@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "Loom.h"
+#include "autoschedule/ScheduleUtil.h"
 #include "common/RandomPipelines.h"
 #include "common/RandomSchedules.h"
 #include "common/ScheduleRoundTrip.h"
@@ -45,18 +46,7 @@ std::vector<PipelineDef> pipelines() {
 // Schedule description: a list of primitive calls per Func, plus placement.
 
 const char *tail_name(TailStrategy t) {
-    switch (t) {
-    case TailStrategy::Auto:
-        return "Auto";
-    case TailStrategy::RoundUp:
-        return "RoundUp";
-    case TailStrategy::GuardWithIf:
-        return "GuardWithIf";
-    case TailStrategy::ShiftInwards:
-        return "ShiftInwards";
-    default:
-        return "?";
-    }
+    return loom::Internal::tail_strategy_names()[size_t(t)].c_str();
 }
 
 struct Op {

@@ -4,6 +4,7 @@
 #include <climits>
 #include <cstring>
 
+#include "autoschedule/ScheduleUtil.h"
 #include "ir/IR.h"
 #include "ir/IROperator.h"
 #include "ir/IRPrinter.h"
@@ -463,19 +464,7 @@ VarOrRVar vr(const LoopName &l) {
 }
 
 const char *tail_name(TailStrategy t) {
-    switch (t) {
-    case TailStrategy::Auto:
-        return "Auto";
-    case TailStrategy::RoundUp:
-        return "RoundUp";
-    case TailStrategy::GuardWithIf:
-        return "GuardWithIf";
-    case TailStrategy::ShiftInwards:
-        return "ShiftInwards";
-    case TailStrategy::Predicate:
-        return "Predicate";
-    }
-    return "?";
+    return loom::Internal::tail_strategy_names()[size_t(t)].c_str();
 }
 
 // Halide's reorder: the named loops take the positions they held, in the

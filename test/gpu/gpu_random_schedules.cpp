@@ -64,6 +64,7 @@
 #include <vector>
 
 #include "Loom.h"
+#include "autoschedule/ScheduleUtil.h"
 #include "common/RandomPipelines.h"
 #include "common/RandomSchedules.h"
 #include "common/ScheduleRoundTrip.h"
@@ -80,18 +81,7 @@ namespace {
 constexpr int IW = 48, IH = 40; // the input image
 
 const char *tail_name(TailStrategy t) {
-    switch (t) {
-    case TailStrategy::Auto:
-        return "Auto";
-    case TailStrategy::RoundUp:
-        return "RoundUp";
-    case TailStrategy::GuardWithIf:
-        return "GuardWithIf";
-    case TailStrategy::ShiftInwards:
-        return "ShiftInwards";
-    default:
-        return "?";
-    }
+    return loom::Internal::tail_strategy_names()[size_t(t)].c_str();
 }
 
 // ---------------------------------------------------------------------------
