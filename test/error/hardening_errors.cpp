@@ -262,8 +262,7 @@ TEST_CASE("hardening: unrolling past the copy limit is a CompileError", "[error]
         g.bound(x, 0, 128).bound(y, 0, 64).unroll(x).unroll(y);
         CHECK_THROWS_WITH(g.realize({128, 64}),
                           Contains("Func nested_unroll: cannot unroll loop") &&
-                              Contains("inside other unrolled loops") &&
-                              Contains("8192 copies"));
+                              Contains("inside other unrolled loops") && Contains("8192 copies"));
         CHECK_THROWS_AS(g.realize({128, 64}), CompileError);
     }
 }

@@ -68,8 +68,8 @@ TEST_CASE("stack guard: deep IR on a small stack is a CompileError", "[unit][sta
     Expr e = deep_sum(50000);
     std::exception_ptr error = run_with_stack(512 * 1024, [&] { simplify(e); });
     REQUIRE(error);
-    CHECK_THAT(message_of(error), Catch::Contains("nested too deeply to compile") &&
-                                      Catch::Contains("larger stack"));
+    CHECK_THAT(message_of(error),
+               Catch::Contains("nested too deeply to compile") && Catch::Contains("larger stack"));
     // The same thread is still usable for shallow IR afterwards.
     std::exception_ptr again = run_with_stack(512 * 1024, [&] {
         Expr small = simplify(deep_sum(10));
