@@ -89,9 +89,8 @@ Pool &pool() {
 /** Gives the pages of this thread's stack far below the current frame back
  * to the system: a deep step touches hundreds of MiB that an idle worker
  * should not keep. */
-void release_unused_stack() {
-    auto [low, size] = this_stack();
-    if (size == 0) return;
+void release_unused_stack(uintptr_t low) {
+    if (low == 0) return;
     uintptr_t here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
     if (here < low + kept_stack_bytes) return;
     uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
@@ -104,6 +103,7 @@ void *worker_main(void *arg) {
     auto *w = static_cast<Worker *>(arg);
     deep_stack_thread = true;
     stack_floor = measure_floor();
+    uintptr_t stack_low = this_stack().first;
     std::unique_lock<std::mutex> lock(w->mutex);
     for (;;) {
         w->wake.wait(lock, [&] { return w->step != nullptr || w->quit; });
@@ -115,7 +115,7 @@ void *worker_main(void *arg) {
         } catch (...) {
             error = std::current_exception();
         }
-        release_unused_stack();
+        release_unused_stack(stack_low);
         lock.lock();
         w->error = error;
         w->step = nullptr;

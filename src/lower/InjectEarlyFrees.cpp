@@ -25,17 +25,16 @@ public:
         unsigned last_use_visit = 0;
         bool eligible = true;
     };
-    std::map<std::string, Candidate> candidates;
+    std::map<const Allocate *, Candidate> candidates;
 
 private:
     using IRVisitor::visit;
     /** Allocations in scope by name (innermost last for shadowed names). */
-    std::map<std::string, std::vector<std::string>> in_scope;
+    std::map<std::string, std::vector<const Allocate *>> in_scope;
     /** For each barrier depth, the innermost statement at that depth
      * enclosing the current point, and which visit of it this is. */
     std::vector<std::pair<const BaseStmtNode *, unsigned>> innermost{{nullptr, 0}};
     unsigned visits = 0;
-    unsigned allocation_count = 0;
 
     Candidate *candidate_for(const std::string &name) {
         auto it = in_scope.find(name);
@@ -103,16 +102,13 @@ private:
         enter(op);
         for (const Expr &e : op->extents) e.accept(this);
         if (op->condition.defined()) op->condition.accept(this);
-        // Names of allocations may repeat in separate scopes: key by a count.
-        std::string key = op->name + "#" + std::to_string(allocation_count++);
-        candidates[key].barrier = innermost.size() - 1;
-        in_scope[op->name].push_back(key);
+        candidates[op].barrier = innermost.size() - 1;
+        in_scope[op->name].push_back(op);
         // The body is at the same depth: a Free goes inside it.
         innermost.back() = {nullptr, 0};
         op->body.accept(this);
         in_scope[op->name].pop_back();
         innermost.back() = saved;
-        allocation_keys[op] = key;
     }
     void visit(const LetStmt *op) override { visit_statement(op); }
     void visit(const AssertStmt *op) override { visit_statement(op); }
@@ -121,12 +117,8 @@ private:
     void visit(const Realize *op) override { visit_statement(op); }
     void visit(const Evaluate *op) override { visit_statement(op); }
     void visit(const Free *op) override { refer_otherwise(op->name); }
-    void visit(const Block *op) override { IRVisitor::visit(op); }
     void visit(const For *op) override { visit_barrier(op); }
     void visit(const IfThenElse *op) override { visit_barrier(op); }
-
-public:
-    std::map<const Allocate *, std::string> allocation_keys;
 };
 
 /** Puts Free(name) after the chosen statements, inside their Allocates. */
@@ -179,10 +171,8 @@ Stmt inject_early_frees(const Stmt &s) {
     FindLastUses finder;
     s.accept(&finder);
     InsertFrees inserter;
-    for (const auto &[alloc, key] : finder.allocation_keys) {
-        const FindLastUses::Candidate &c = finder.candidates[key];
+    for (const auto &[alloc, c] : finder.candidates)
         if (c.eligible && c.last_use) inserter.free_after[alloc] = c.last_use;
-    }
     if (inserter.free_after.empty()) return s;
     return inserter.mutate(s);
 }
