@@ -23,7 +23,10 @@ bool is_lazy_branch(const Call *op, size_t arg) {
 // Rebuilds e bottom-up so that structurally equal subexpressions become one
 // node; CSE's the barrier parts independently.
 class Canonicalize : public IRMutator {
-    std::map<Expr, Expr, ExprStructuralLess> canonical;
+    // Children are canonical before their parent is looked up, so comparing
+    // them by identity is enough (a structural compare of two long chains
+    // walks their whole depth).
+    std::map<Expr, Expr, ExprShallowLess> canonical;
     std::map<const BaseExprNode *, Expr> done;
 
 public:

@@ -3,14 +3,32 @@
 #include "analysis/Interval.h"
 
 #include "analysis/Simplify.h"
+#include "ir/IREquality.h"
+#include "ir/IRUtil.h"
 
 namespace loom {
 namespace Internal {
 
+namespace {
+
+/** min(a, b) or max(a, b), simplified while small. The union of N regions
+ * is a chain of N mins; simplifying it again at each step would cost N^2
+ * (the simplifier rewrites all of it), for little: its terms seldom cancel. */
+Expr union_end(bool is_min, const Expr &a, const Expr &b) {
+    constexpr int small = 64;
+    if (equal(a, b)) return a;
+    Expr e = is_min ? Min::make(a, b) : Max::make(a, b);
+    int nodes = 0;
+    visit_all(a, [&](const IRNode *) { nodes++; });
+    return nodes <= small ? simplify(e) : e;
+}
+
+} // namespace
+
 Interval Interval::make_union(const Interval &a, const Interval &b) {
     Interval r;
-    if (a.min.defined() && b.min.defined()) r.min = simplify(Min::make(a.min, b.min));
-    if (a.max.defined() && b.max.defined()) r.max = simplify(Max::make(a.max, b.max));
+    if (a.min.defined() && b.min.defined()) r.min = union_end(true, a.min, b.min);
+    if (a.max.defined() && b.max.defined()) r.max = union_end(false, a.max, b.max);
     return r;
 }
 

@@ -3,6 +3,7 @@
 
 #include "analysis/Simplify.h"
 
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -19,6 +20,13 @@ namespace Internal {
 namespace {
 
 constexpr int max_rewrite_depth = 40;
+
+// LOOM_CHECK_SIMPLIFY_USES=1 checks every dropped let against a search of its
+// body (slow; for testing the use counts).
+const bool check_use_counts = [] {
+    const char *v = std::getenv("LOOM_CHECK_SIMPLIFY_USES");
+    return v && *v == '1';
+}();
 
 bool is_const_or_var(const Expr &e) {
     return IRMatch::is_scalar_constant(e) || e.as<Variable>() ||
@@ -58,15 +66,42 @@ Expr Simplifier::resimplify(const Expr &e) {
     return r;
 }
 
+Expr Simplifier::visit(const Variable *op) {
+    const Expr *replacement = replacements.find(op->name);
+    if (replacement && replacement->defined()) {
+        count_uses_in(*replacement);
+        return *replacement;
+    }
+    count_use(op->name);
+    return op;
+}
+
+void Simplifier::count_uses_in(const Expr &e) {
+    if (use_slots.empty()) return;
+    visit_all(e, [&](const IRNode *node) {
+        if (node->node_type == IRNodeType::Variable)
+            count_use(static_cast<const Variable *>(node)->name);
+    });
+}
+
 Expr Simplifier::visit(const Let *op) {
     Expr value = mutate(op->value);
-    if (is_substitutable(value)) return mutate(substitute(op->name, value, op->body));
-    Expr body;
-    {
-        ScopedBinding<ConstBounds> bind(var_bounds, op->name, const_bounds(value));
-        body = mutate(op->body);
+    if (is_substitutable(value)) {
+        Binding binding(*this, op->name);
+        ScopedBinding<Expr> replace(replacements, op->name, value);
+        return mutate(op->body);
     }
-    if (!expr_uses_var(body, op->name)) return body;
+    Expr body;
+    int uses = 0;
+    {
+        VarBounds bind(*this, op->name, const_bounds(value));
+        Binding binding(*this, op->name);
+        body = mutate(op->body);
+        uses = binding.uses();
+    }
+    internal_assert(uses > 0 || !check_use_counts || !expr_uses_var(body, op->name),
+                    "simplifier lost a use of " << op->name);
+    if (uses == 0) return body;
     if (value.same_as(op->value) && body.same_as(op->body)) return op;
     return Let::make(op->name, value, body);
 }
@@ -177,6 +212,9 @@ int count_nodes(const Expr &e, int limit) {
 // compared with the lets they use expanded (when small), so that lets built
 // from different intermediate lets still match.
 Expr Simplifier::expand_lets(const Expr &value) {
+    // Substituting only grows a value (mostly): one already past the limit
+    // is not worth expanding (a region over N outputs is N mins long).
+    if (count_nodes(value, max_expanded_nodes) > max_expanded_nodes) return Expr();
     Expr e = substitute_let_values(value, expanded_lets);
     if (e.same_as(value)) return value;
     return count_nodes(e, max_expanded_nodes) <= max_expanded_nodes ? e : Expr();
@@ -191,7 +229,11 @@ Expr Simplifier::substitute_let_values(const Expr &e, const Scope<Expr> &lets) {
         if (v && v->defined()) values[name] = *v;
     }
     if (values.empty()) return e;
-    return resimplify(substitute(values, e));
+    // Only for comparing values: its uses are not uses in the result.
+    uncounted++;
+    Expr result = resimplify(substitute(values, e));
+    uncounted--;
+    return result;
 }
 
 Expr Simplifier::unify_with_enclosing_lets(const Expr &value, const Expr &expanded) {
@@ -200,7 +242,10 @@ Expr Simplifier::unify_with_enclosing_lets(const Expr &value, const Expr &expand
         return value;
     }
     auto it = lets_by_value.find(expanded);
-    if (it != lets_by_value.end()) return Variable::make(value.type(), it->second.back());
+    if (it != lets_by_value.end()) {
+        count_use(it->second.back());
+        return Variable::make(value.type(), it->second.back());
+    }
     ReplaceLetValues replace(lets_by_value);
     Expr e = replace.mutate(expanded);
     if (!replace.replaced) return value;
@@ -223,12 +268,18 @@ Stmt Simplifier::visit(const LetStmt *op) {
             expanded = is_const_or_var(value) ? Expr() : expand_lets(value);
         }
     }
-    if (is_substitutable(value)) return mutate(substitute(op->name, value, op->body));
+    if (is_substitutable(value)) {
+        Binding binding(*this, op->name);
+        ScopedBinding<Expr> replace(replacements, op->name, value);
+        return mutate(op->body);
+    }
     Stmt body;
+    int uses = 0;
     {
+        Binding binding(*this, op->name);
         bool shadows = rebinds(op->name);
         shadowing_bindings += shadows;
-        ScopedBinding<ConstBounds> bind(var_bounds, op->name, const_bounds(value));
+        VarBounds bind(*this, op->name, const_bounds(value));
         ScopedBinding<Expr> bind_value(let_values, op->name, value);
         ScopedBinding<Expr> bind_expanded(expanded_lets, op->name, expanded);
         std::vector<std::string> *names = nullptr;
@@ -241,6 +292,7 @@ Stmt Simplifier::visit(const LetStmt *op) {
             for (const std::string &v : vars.names) vars_of_let_values[v]++;
         }
         body = mutate(op->body);
+        uses = binding.uses();
         if (names) {
             names->pop_back();
             if (names->empty()) lets_by_value.erase(expanded);
@@ -249,7 +301,9 @@ Stmt Simplifier::visit(const LetStmt *op) {
         }
         shadowing_bindings -= shadows;
     }
-    if (!stmt_uses_var(body, op->name)) return body;
+    internal_assert(uses > 0 || !check_use_counts || !stmt_uses_var(body, op->name),
+                    "simplifier lost a use of " << op->name);
+    if (uses == 0) return body;
     if (value.same_as(op->value) && body.same_as(op->body)) return op;
     return LetStmt::make(op->name, value, body);
 }
@@ -297,9 +351,10 @@ Stmt Simplifier::visit(const For *op) {
     {
         bool shadows = rebinds(op->name);
         shadowing_bindings += shadows;
-        ScopedBinding<ConstBounds> bind(var_bounds, op->name, range);
+        VarBounds bind(*this, op->name, range);
         ScopedBinding<Interval> sym(symbolic_bounds, op->name, Interval(min, last));
         ScopedBinding<Expr> unknown(let_values, op->name, Expr());
+        Binding binding(*this, op->name);
         body = mutate(op->body);
         shadowing_bindings -= shadows;
     }

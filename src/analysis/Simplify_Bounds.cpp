@@ -56,8 +56,27 @@ ConstBounds Simplifier::const_bounds(const Expr &e) {
 ConstBounds Simplifier::const_bounds_walk(const Expr &e) {
     Type t = e.type();
     if (!(t.is_int() || t.is_uint())) return ConstBounds();
+    // The range of a compound expression is kept until a variable's range
+    // changes: simplifying a chain of N mins asks for the range of each
+    // link's operand, N^2 nodes walked without it.
+    bool compound = !e.as<IntImm>() && !e.as<UIntImm>() && !e.as<Variable>();
+    if (compound) {
+        auto it = bounds_cache.find(e.get());
+        if (it != bounds_cache.end()) return it->second.bounds;
+    }
+    int exhausted = budget_exhaustions;
+    ConstBounds r = const_bounds_node(e);
+    // A range cut short by the budget is sound but loose: not kept.
+    if (compound && exhausted == budget_exhaustions)
+        bounds_cache.emplace(e.get(), CachedBounds{e, r});
+    return r;
+}
+
+ConstBounds Simplifier::const_bounds_node(const Expr &e) {
+    Type t = e.type();
     if (--const_bounds_budget <= 0) {
         const_bounds_budget = 1; // stay "inside" so callers up the tree also stop
+        budget_exhaustions++;
         return type_bounds(t);
     }
     if (auto *i = e.as<IntImm>()) return ConstBounds::point(i->value);

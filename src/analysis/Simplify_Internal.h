@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "analysis/Simplify.h"
@@ -54,7 +55,35 @@ public:
      * unfolds exponentially as a tree; past the budget the answer is the
      * type's range, which is always sound. */
     int const_bounds_budget = 0;
+    int budget_exhaustions = 0;
     ConstBounds const_bounds_walk(const Expr &e);
+    ConstBounds const_bounds_node(const Expr &e);
+    /** const_bounds of compound expressions by node, valid while var_bounds
+     * stays as it is (the Expr keeps the node alive, so its address is not
+     * reused). */
+    struct CachedBounds {
+        Expr expr;
+        ConstBounds bounds;
+    };
+    std::unordered_map<const IRNode *, CachedBounds> bounds_cache;
+    /** Binds a variable's constant range for one scope. */
+    class VarBounds {
+        Simplifier &s;
+        std::string name;
+
+    public:
+        VarBounds(Simplifier &simplifier, const std::string &n, const ConstBounds &b)
+            : s(simplifier), name(n) {
+            s.var_bounds.push(name, b);
+            s.bounds_cache.clear();
+        }
+        ~VarBounds() {
+            s.var_bounds.pop(name);
+            s.bounds_cache.clear();
+        }
+        VarBounds(const VarBounds &) = delete;
+        VarBounds &operator=(const VarBounds &) = delete;
+    };
 
     /** Re-simplify a rule's replacement (bounded recursion). */
     Expr resimplify(const Expr &e);
@@ -99,6 +128,57 @@ public:
     }
     int rewrite_depth = 0;
 
+    /** Lets whose values stand in for their variables (constants, variables,
+     * a variable plus a constant), put in where a use is visited: rewriting
+     * each such let's body first made long let chains cost N^2. Undefined
+     * for a name bound again further in. */
+    Scope<Expr> replacements;
+
+    /** Uses of the variables of the enclosing bindings, counted as the body
+     * is simplified, so that a let nobody uses is dropped without searching
+     * its body (also N^2 for chains). A count may be too high (a rule drops
+     * a use), never too low: every variable the simplifier puts into its
+     * result is counted where it is put. */
+    Scope<int> use_slots;
+    struct UseCount {
+        int uses = 0;
+        int uncounted = 0; // the level of `uncounted` where the binding was made
+    };
+    std::vector<UseCount> use_counts;
+    /** > 0 while simplifying a value that is not part of the result: uses of
+     * the bindings around it do not count (those made inside it do). */
+    int uncounted = 0;
+    void count_use(const std::string &name) {
+        const int *slot = use_slots.find(name);
+        if (!slot) return;
+        UseCount &c = use_counts[size_t(*slot)];
+        if (c.uncounted == uncounted) c.uses++;
+    }
+    void count_uses_in(const Expr &e);
+    /** Counts the uses of one binding's variable while it is in scope, and
+     * hides any outer replacement of the same name. */
+    class Binding {
+        Simplifier &s;
+        std::string name;
+        size_t slot;
+
+    public:
+        Binding(Simplifier &simplifier, const std::string &n)
+            : s(simplifier), name(n), slot(simplifier.use_counts.size()) {
+            s.use_counts.push_back({0, s.uncounted});
+            s.use_slots.push(name, int(slot));
+            s.replacements.push(name, Expr());
+        }
+        ~Binding() {
+            s.replacements.pop(name);
+            s.use_slots.pop(name);
+            s.use_counts.pop_back();
+        }
+        Binding(const Binding &) = delete;
+        Binding &operator=(const Binding &) = delete;
+        int uses() const { return s.use_counts[slot].uses; }
+    };
+
 protected:
     Expr visit(const Cast *) override;
     Expr visit(const Add *) override;
@@ -121,6 +201,7 @@ protected:
     Expr visit(const Ramp *) override;
     Expr visit(const Broadcast *) override;
     Expr visit(const Call *) override;
+    Expr visit(const Variable *) override;
     Expr visit(const Let *) override;
     Stmt visit(const LetStmt *) override;
     Stmt visit(const AssertStmt *) override;

@@ -1,5 +1,6 @@
 #include "ir/IREquality.h"
 
+#include <cstdint>
 #include <cstring>
 
 #include "ir/StackGuard.h"
@@ -31,15 +32,29 @@ int cmp_type(Type a, Type b) {
 
 // Structural three-way comparison: node kind, type, names and values, then children.
 class Comparer {
+    /** Children compared by identity (hash-consing: they are canonical). */
+    bool shallow = false;
+    int depth = 0;
+
 public:
+    Comparer() = default;
+    explicit Comparer(bool shallow_children) : shallow(shallow_children) {}
+
     int cmp(const Expr &a, const Expr &b) {
         if (a.same_as(b)) return 0;
+        if (shallow && depth > 0) {
+            auto x = reinterpret_cast<uintptr_t>(a.get()), y = reinterpret_cast<uintptr_t>(b.get());
+            return x < y ? -1 : 1;
+        }
         check_stack();
         if (!a.defined()) return -1;
         if (!b.defined()) return 1;
         if (int c = cmp_value(int(a.node_type()), int(b.node_type()))) return c;
         if (int c = cmp_type(a.type(), b.type())) return c;
-        return cmp_fields(a.get(), b.get());
+        depth++;
+        int c = cmp_fields(a.get(), b.get());
+        depth--;
+        return c;
     }
 
     int cmp(const Stmt &a, const Stmt &b) {
@@ -285,6 +300,9 @@ bool equal(const Stmt &a, const Stmt &b) {
 }
 int compare(const Expr &a, const Expr &b) {
     return Comparer().cmp(a, b);
+}
+int compare_shallow(const Expr &a, const Expr &b) {
+    return Comparer(true).cmp(a, b);
 }
 
 } // namespace Internal

@@ -13,6 +13,14 @@ bool equal(const Stmt &a, const Stmt &b);
 /** A deterministic total order on structure: -1, 0 or 1. */
 int compare(const Expr &a, const Expr &b);
 
+/** Like compare, but the children of a and b are compared by identity, not
+ * structure: for hash-consing, where children are already canonical nodes.
+ * Not deterministic across runs (it orders by address). */
+int compare_shallow(const Expr &a, const Expr &b);
+struct ExprShallowLess {
+    bool operator()(const Expr &a, const Expr &b) const { return compare_shallow(a, b) < 0; }
+};
+
 /** Orders Exprs structurally, for std::map keys. */
 struct ExprStructuralLess {
     bool operator()(const Expr &a, const Expr &b) const { return compare(a, b) < 0; }

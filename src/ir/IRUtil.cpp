@@ -24,10 +24,18 @@ class FreeVariables : public IRVisitor {
 
 public:
     std::set<std::string> names;
+    /** Only these names are of interest (null: all); `found` tells whether
+     * any is used, without collecting the others. */
+    const std::set<std::string> *wanted = nullptr;
+    bool found = false;
     using IRVisitor::visit;
 
     void visit(const Variable *op) override {
-        if (!bound.contains(op->name)) names.insert(op->name);
+        if (wanted) {
+            found = found || (wanted->count(op->name) && !bound.contains(op->name));
+        } else if (!bound.contains(op->name)) {
+            names.insert(op->name);
+        }
     }
     void visit(const Let *op) override { visit_binding(op, op->value); }
     void visit(const LetStmt *op) override { visit_binding(op, op->value); }
@@ -96,10 +104,12 @@ public:
 #undef LOOM_VISIT_ALL
 };
 
-std::set<std::string> free_variables_of(const Stmt &s) {
+template <typename T> bool uses_any(const T &node, const std::set<std::string> &names) {
+    if (!node.defined() || names.empty()) return false;
     FreeVariables fv;
-    if (s.defined()) s.accept(&fv);
-    return fv.names;
+    fv.wanted = &names;
+    node.accept(&fv);
+    return fv.found;
 }
 
 } // namespace
@@ -111,18 +121,15 @@ std::set<std::string> free_variables(const Expr &e) {
 }
 
 bool expr_uses_var(const Expr &e, const std::string &name) {
-    return free_variables(e).count(name) > 0;
+    return uses_any(e, std::set<std::string>{name});
 }
 
 bool stmt_uses_var(const Stmt &s, const std::string &name) {
-    return free_variables_of(s).count(name) > 0;
+    return uses_any(s, std::set<std::string>{name});
 }
 
 bool expr_uses_vars(const Expr &e, const std::set<std::string> &names) {
-    for (const std::string &n : free_variables(e)) {
-        if (names.count(n)) return true;
-    }
-    return false;
+    return uses_any(e, names);
 }
 
 void visit_all(const Expr &e, const std::function<void(const IRNode *)> &f) {

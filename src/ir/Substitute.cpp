@@ -123,5 +123,17 @@ Stmt replace_strings(const std::map<std::string, std::string> &replacements, con
     return ReplaceStrings(replacements).mutate(s);
 }
 
+Expr substitute_through(const std::map<std::string, Expr> &replacements, const Expr &e) {
+    Expr result = e;
+    // Each round replaces one more level of lets of lets; a chain can be no
+    // longer than the number of values.
+    for (size_t round = 0; round <= replacements.size() && !replacements.empty(); round++) {
+        Expr next = substitute(replacements, result);
+        if (next.same_as(result)) break;
+        result = next;
+    }
+    return result;
+}
+
 } // namespace Internal
 } // namespace loom

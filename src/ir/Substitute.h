@@ -16,6 +16,11 @@ Expr substitute(const std::string &name, const Expr &replacement, const Expr &e)
 Stmt substitute(const std::string &name, const Expr &replacement, const Stmt &s);
 Expr substitute(const std::map<std::string, Expr> &replacements, const Expr &e);
 Stmt substitute(const std::map<std::string, Expr> &replacements, const Stmt &s);
+/** substitute(replacements, e) until no name of `replacements` is left:
+ * values may use the names of other values (lets of lets), none its own. The
+ * cost follows the size of the result, not the number of replacements. */
+Expr substitute_through(const std::map<std::string, Expr> &replacements, const Expr &e);
+
 /** Replace every occurrence of the subexpression `find` (structurally equal) with `replacement`. */
 Expr substitute_expr(const Expr &find, const Expr &replacement, const Expr &e);
 /** Inline every Let in e. */
