@@ -2,6 +2,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -381,17 +382,16 @@ Stmt insert_after_leading_lets(const Stmt &s, const ChecksToPlace &place, const 
         return LetStmt::make(let->name, let->value, body);
     }
     std::vector<std::pair<std::string, Expr>> twins = widen_lets(lets, place.wide_roots);
+    // The twins and the leading lets, substituted into each check through
+    // one map (one substitution per let per check cost N^2 with N outputs).
+    // Buffer fields stay symbolic: the simplifier reasons best about Variables.
+    std::map<std::string, Expr> values(twins.begin(), twins.end());
+    for (const LetStmt *let : lets)
+        if (!let->value.as<Call>()) values[let->name] = let->value;
     auto unproven = [&](const std::vector<Stmt> &checks) {
         std::vector<Stmt> kept;
         for (const Stmt &check : checks) {
-            Expr condition = check.as<AssertStmt>()->condition;
-            for (auto it = twins.rbegin(); it != twins.rend(); ++it)
-                condition = substitute(it->first, it->second, condition);
-            for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
-                // Buffer fields stay symbolic: the simplifier reasons best about Variables.
-                if ((*it)->value.as<Call>()) continue;
-                condition = substitute((*it)->name, (*it)->value, condition);
-            }
+            Expr condition = substitute_through(values, check.as<AssertStmt>()->condition);
             if (!can_prove(WidenedVarsAsVars().mutate(condition))) kept.push_back(check);
         }
         return kept;
@@ -431,12 +431,19 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
     std::set<std::string> has_region;
     for (const LoweredArgument &arg : args)
         if (arg.kind == LoweredArgument::OutputBuffer) has_region.insert(arg.name);
+    std::map<std::string, std::string> region_lets; // required min of dimension 0 -> buffer
+    for (const LoweredArgument &arg : args) {
+        if (!arg.is_buffer()) continue;
+        if (arg.dimensions == 0) {
+            has_region.insert(arg.name);
+        } else {
+            region_lets[required_min_name(arg.name, 0)] = arg.name;
+        }
+    }
     visit_all(s, [&](const IRNode *n) {
         if (n->node_type != IRNodeType::LetStmt) return;
-        for (const LoweredArgument &arg : args)
-            if (arg.is_buffer() && (arg.dimensions == 0 || static_cast<const LetStmt *>(n)->name ==
-                                                               required_min_name(arg.name, 0)))
-                has_region.insert(arg.name);
+        auto it = region_lets.find(static_cast<const LetStmt *>(n)->name);
+        if (it != region_lets.end()) has_region.insert(it->second);
     });
 
     std::vector<Stmt> shape_checks;

@@ -1,6 +1,7 @@
 #include "lower/BoundsInference.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -16,6 +17,7 @@
 #include "lower/InlineFunctions.h"
 #include "lower/RegionsTouched.h"
 #include "lower/ScheduleFunctions.h"
+#include "lower/TouchIndex.h"
 
 namespace loom {
 namespace Internal {
@@ -29,29 +31,24 @@ std::string required_max_name(const std::string &image, int dim) {
 
 namespace {
 
-/** Removes the production of one Func, so that its own updates do not count
- * as consumers of it. */
-class RemoveProduce : public IRMutator {
-    const std::string &name;
+/** Does e read a Func or an image? */
+bool reads_buffers(const Expr &e) {
+    bool found = false;
+    visit_all(e, [&](const IRNode *node) {
+        if (node->node_type != IRNodeType::Call) return;
+        auto type = static_cast<const Call *>(node)->call_type;
+        found = found || type == Call::Loom || type == Call::Image;
+    });
+    return found;
+}
 
-protected:
-    using IRMutator::visit;
-    Stmt visit(const ProducerConsumer *op) override {
-        if (op->is_producer && op->name == name) return Evaluate::make(make_zero(Int(32)));
-        return IRMutator::visit(op);
-    }
-
-public:
-    explicit RemoveProduce(const std::string &n) : name(n) {}
-};
-
-/** Finds the produce node of one Func. */
-Stmt find_produce(const Stmt &s, const std::string &name) {
-    Stmt found;
+/** The (first) produce node of each Func. */
+std::map<std::string, Stmt> find_productions(const Stmt &s) {
+    std::map<std::string, Stmt> found;
     visit_all(s, [&](const IRNode *node) {
-        if (found.defined() || node->node_type != IRNodeType::ProducerConsumer) return;
+        if (node->node_type != IRNodeType::ProducerConsumer) return;
         const auto *pc = static_cast<const ProducerConsumer *>(node);
-        if (pc->is_producer && pc->name == name) found = Stmt(pc);
+        if (pc->is_producer) found.emplace(pc->name, Stmt(pc));
     });
     return found;
 }
@@ -64,14 +61,37 @@ Stmt wrap_lets(const LetList &lets, Stmt s) {
     return s;
 }
 
-/** The let value with the lets defined before it substituted. */
-Expr substitute_lets(const LetList &lets, const Expr &e) {
-    Expr result = e;
-    for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
-        result = substitute(it->first, it->second, result);
+/** Let values by name, for substituting through chains of lets in time that
+ * depends on the expression, not on how many lets there are. */
+class LetValues {
+    std::map<std::string, Expr> values;
+
+public:
+    /** Binds name (hiding an earlier binding); returns what it hid. A value
+     * that uses the name it hides refers to the hidden binding. */
+    std::optional<Expr> bind(const std::string &name, const Expr &value) {
+        std::optional<Expr> old;
+        auto it = values.find(name);
+        if (it != values.end()) old = it->second;
+        Expr v = value;
+        if (expr_uses_var(v, name)) v = old ? substitute(name, *old, v) : Expr();
+        if (v.defined()) {
+            values[name] = v;
+        } else {
+            values.erase(name); // let x = x + 1 of an unknown x
+        }
+        return old;
     }
-    return simplify(result);
-}
+    void unbind(const std::string &name, const std::optional<Expr> &old) {
+        if (old) {
+            values[name] = *old;
+        } else {
+            values.erase(name);
+        }
+    }
+    /** e with the lets substituted (through lets of lets), simplified. */
+    Expr substitute_into(const Expr &e) const { return simplify(substitute_through(values, e)); }
+};
 
 /** The schedule calls that fix dimension d of f, as the user wrote them
  * ("bound(x, 0, 16)"), for error messages. */
@@ -115,6 +135,31 @@ class BoundsBuilder : public IRMutator {
     const std::vector<Function> &outputs;
     const std::vector<std::string> &order;
     const Environment &env;
+    const TouchIndex &index;
+    /** Has a let made here read a Func or image (a coordinate that depends
+     * on data)? Then the index misses those reads, and searches go through
+     * everything. */
+    bool lets_read_buffers = false;
+
+    Stmt wrap_new_lets(const LetList &lets, const Stmt &s) {
+        for (const auto &let : lets)
+            lets_read_buffers = lets_read_buffers || reads_buffers(let.second);
+        return wrap_lets(lets, s);
+    }
+
+    /** A search for the region of Func (or image) `name` in a statement that
+     * holds `touches` of its reads or writes, and no other. */
+    RegionQuery query_for(const std::string &name, int touches, bool writes) const {
+        RegionQuery q;
+        q.names = {name};
+        if (lets_read_buffers) return q;
+        q.expected_touches = touches;
+        const TouchIndex &i = index;
+        q.production_touches = [&i, name, writes](const std::string &production) {
+            return (writes ? i.writes_in(production, name) : i.reads_in(production, name)) > 0;
+        };
+        return q;
+    }
 
     /** The region of f that stage `stage` of f reads or writes (empty when none). */
     Box self_reads(const Function &f, int stage) const {
@@ -191,8 +236,11 @@ class BoundsBuilder : public IRMutator {
     /** Production of a Func inside its compute loop: the region its
      * consumers (the rest of the loop body) need, with the enclosing loop
      * variables fixed. */
-    Stmt define_compute_bounds(const Function &f, const Stmt &block, const Stmt &consumers) const {
-        std::map<std::string, Box> boxes = regions_read(consumers);
+    Stmt define_compute_bounds(const Function &f, const Stmt &block, const Stmt &consumers) {
+        // Every read of f is in its consumers but those of its own updates.
+        int reads = index.reads(f.name()) - index.reads_in(f.name(), f.name());
+        std::map<std::string, Box> boxes =
+            regions_read(consumers, query_for(f.name(), reads, false));
         auto it = boxes.find(f.name());
         internal_assert(it != boxes.end() && int(it->second.size()) == f.dimensions(),
                         "no consumer of Func " << f.name() << " reads it");
@@ -213,14 +261,15 @@ class BoundsBuilder : public IRMutator {
         LetList lets;
         define_stages_from_demand(f, region, lets);
         checks.push_back(block);
-        return wrap_lets(lets, Block::make(checks));
+        return wrap_new_lets(lets, Block::make(checks));
     }
 
     /** Storage of a Func: everything its loops write inside the Realize,
      * over all iterations of the loops between storage and computation. */
-    Stmt define_storage(const Realize *op, const Stmt &body) const {
+    Stmt define_storage(const Realize *op, const Stmt &body) {
         const Function &f = env.at(op->name);
-        std::map<std::string, Box> written = regions_written(body);
+        std::map<std::string, Box> written =
+            regions_written(body, query_for(f.name(), index.writes(f.name()), true));
         auto it = written.find(f.name());
         internal_assert(it != written.end() && int(it->second.size()) == f.dimensions(),
                         "Func " << f.name() << " has storage but is never produced");
@@ -240,7 +289,7 @@ class BoundsBuilder : public IRMutator {
         }
         Stmt realize =
             Realize::make(op->name, op->types, op->memory_type, op->bounds, op->condition, body);
-        return wrap_lets(lets, realize);
+        return wrap_new_lets(lets, realize);
     }
 
     const Function *scheduled_func(const std::string &name) const {
@@ -277,8 +326,8 @@ protected:
 
 public:
     BoundsBuilder(const std::vector<Function> &o, const std::vector<std::string> &ord,
-                  const Environment &e)
-        : outputs(o), order(ord), env(e) {}
+                  const Environment &e, const TouchIndex &i)
+        : outputs(o), order(ord), env(e), index(i) {}
 
     /** Outputs cover their buffers (or their bound()s); their lets go
      * around everything. */
@@ -334,9 +383,9 @@ public:
 
     /** The region the loops of output f write, which split tails may make
      * larger than the buffer: the checks compare it with every output buffer. */
-    void define_output_region(const Function &f, const Stmt &pipeline,
-                              const std::map<std::string, Box> &reads, LetList &lets) const {
-        Stmt produce = find_produce(pipeline, f.name());
+    void define_output_region(const Function &f, const Stmt &produce,
+                              const std::map<std::string, Box> &reads, LetList &lets,
+                              LetValues &values) const {
         std::map<std::string, Box> written = regions_written(produce);
         Box region = written[f.name()];
         internal_assert(int(region.size()) == f.dimensions(),
@@ -371,8 +420,11 @@ public:
                     lo = Select::make(split_ok, lo, buffer_min);
                     hi = Select::make(split_ok, hi, buffer_max);
                 }
-                lets.emplace_back(required_min_name(buffer, d), substitute_lets(lets, lo));
-                lets.emplace_back(required_max_name(buffer, d), substitute_lets(lets, hi));
+                for (auto [name, e] : {std::pair(required_min_name(buffer, d), lo),
+                                       std::pair(required_max_name(buffer, d), hi)}) {
+                    lets.emplace_back(name, values.substitute_into(e));
+                    values.bind(name, lets.back().second);
+                }
             }
         }
     }
@@ -385,7 +437,9 @@ public:
             if (call->call_type == Call::Image) images[call->name] = int(call->args.size());
         });
         if (images.empty()) return;
-        std::map<std::string, Box> boxes = regions_read(pipeline);
+        RegionQuery query;
+        for (const auto &image : images) query.names.insert(image.first);
+        std::map<std::string, Box> boxes = regions_read(pipeline, query);
         std::map<std::string, std::string> readers = image_readers(order, env);
         for (const auto &[name, dims] : images) {
             auto it = boxes.find(name);
@@ -419,8 +473,14 @@ public:
         define_image_regions(s, regions);
         LetList with_outputs = lets;
         // What the pipeline reads of each output, found once for all of them.
-        std::map<std::string, Box> reads = regions_read(s);
-        for (const Function &o : outputs) define_output_region(o, s, reads, with_outputs);
+        RegionQuery output_names;
+        for (const Function &o : outputs) output_names.names.insert(o.name());
+        std::map<std::string, Box> reads = regions_read(s, output_names);
+        std::map<std::string, Stmt> productions = find_productions(s);
+        LetValues values;
+        for (const auto &let : lets) values.bind(let.first, let.second);
+        for (const Function &o : outputs)
+            define_output_region(o, productions.at(o.name()), reads, with_outputs, values);
         for (size_t i = lets.size(); i < with_outputs.size(); i++)
             regions.push_back(with_outputs[i]);
         checks.push_back(s);
@@ -433,20 +493,20 @@ public:
  * the factor provably divides the extent (RoundUp's code) and stays
  * otherwise. */
 class ResolveAutoRoundUp : public IRMutator {
-    LetList enclosing;
+    LetValues enclosing;
 
 protected:
     using IRMutator::visit;
     Stmt visit(const LetStmt *op) override {
         if (op->name != auto_round_up_marker()) {
-            enclosing.emplace_back(op->name, op->value);
+            auto hidden = enclosing.bind(op->name, op->value);
             Stmt body = mutate(op->body);
-            enclosing.pop_back();
+            enclosing.unbind(op->name, hidden);
             return body.same_as(op->body) ? Stmt(op) : LetStmt::make(op->name, op->value, body);
         }
         const auto *guard = op->body.as<IfThenElse>();
         internal_assert(guard && !guard->else_case.defined(), "malformed split guard");
-        Expr remainder = substitute_lets(enclosing, op->value);
+        Expr remainder = enclosing.substitute_into(op->value);
         if (is_const_zero(remainder)) return mutate(guard->then_case);
         return mutate(op->body);
     }
@@ -466,7 +526,8 @@ public:
 
 Stmt bounds_inference(const Stmt &s, const std::vector<Function> &outputs,
                       const std::vector<std::string> &order, const Environment &env) {
-    Stmt bounded = BoundsBuilder(outputs, order, env).build(s);
+    TouchIndex index(s);
+    Stmt bounded = BoundsBuilder(outputs, order, env, index).build(s);
     return ResolveAutoRoundUp().resolve(bounded);
 }
 

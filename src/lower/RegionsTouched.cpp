@@ -49,10 +49,28 @@ public:
 class RegionsTouched : public IRVisitor {
     bool writes;
     Scope<Interval> loops;
-    std::map<std::string, Expr> lets;      // values as written, expanded on use
-    std::vector<std::string> fused_parts;  // lets of the form fused % e + m, fused / e + m
-    std::string recording;                 // the Func whose region record() is bounding
-    std::set<std::string> produced_inside; // Funcs the visited statement produces
+    std::map<std::string, Expr> lets;     // values as written, expanded on use
+    std::vector<std::string> fused_parts; // lets of the form fused % e + m, fused / e + m
+    std::string recording;                // the Func whose region record() is bounding
+    const Stmt &root;                     // the statement searched
+    const RegionQuery &query;
+    int touches = 0;
+    bool done = false; // every touch the query expects has been seen
+
+    /** The Funcs produced in the searched statement, found when first needed
+     * (a coordinate that reads a Func): most searches never need them. */
+    mutable std::optional<std::set<std::string>> produced;
+    bool produced_inside(const std::string &name) const {
+        if (!produced) {
+            produced.emplace();
+            visit_all(root, [&](const IRNode *node) {
+                if (node->node_type != IRNodeType::ProducerConsumer) return;
+                const auto *pc = static_cast<const ProducerConsumer *>(node);
+                if (pc->is_producer) produced->insert(pc->name);
+            });
+        }
+        return produced->count(name) > 0;
+    }
 
     /** Binds (or hides, with an undefined value) a name for one body. */
     class ScopedLet {
@@ -146,7 +164,7 @@ class RegionsTouched : public IRVisitor {
             if (node->node_type == IRNodeType::Call) {
                 const auto *call = static_cast<const Call *>(node);
                 ranged = call->call_type == Call::Loom &&
-                         (call->name == recording || produced_inside.count(call->name));
+                         (call->name == recording || produced_inside(call->name));
                 return;
             }
             if (node->node_type != IRNodeType::Variable) return;
@@ -242,6 +260,10 @@ class RegionsTouched : public IRVisitor {
     }
 
     void record(const std::string &name, const std::vector<Expr> &args) {
+        if (!query.names.empty()) {
+            if (!query.names.count(name)) return;
+            done = ++touches == query.expected_touches;
+        }
         Box box(args.size());
         recording = name;
         for (size_t i = 0; i < args.size(); i++) box[i] = coordinate_bounds(args[i]);
@@ -279,7 +301,20 @@ class RegionsTouched : public IRVisitor {
 protected:
     using IRVisitor::visit;
 
+    void visit(const Block *op) override {
+        op->first.accept(this);
+        if (!done) op->rest.accept(this);
+    }
+
+    void visit(const ProducerConsumer *op) override {
+        if (done) return;
+        if (op->is_producer && query.production_touches && !query.production_touches(op->name))
+            return;
+        op->body.accept(this);
+    }
+
     void visit(const For *op) override {
+        if (done) return;
         op->min.accept(this);
         op->extent.accept(this);
         Expr lo = simplify(expand(op->min));
@@ -296,6 +331,7 @@ protected:
     }
 
     void visit(const LetStmt *op) override {
+        if (done) return;
         op->value.accept(this);
         const auto *add_op = op->value.as<Add>();
         bool part = add_op && (add_op->a.as<Mod>() || add_op->a.as<Div>());
@@ -312,6 +348,7 @@ protected:
     }
 
     void visit(const IfThenElse *op) override {
+        if (done) return;
         op->condition.accept(this);
         const auto *le = unwrap_likely(op->condition).as<LE>();
         const auto *v = le ? le->a.as<Variable>() : nullptr;
@@ -350,18 +387,11 @@ public:
     static constexpr int large_range_nodes = 400;
     std::vector<std::pair<std::string, Expr>> range_lets;
     std::map<std::string, Box> regions;
-    RegionsTouched(bool w, std::set<std::string> produced)
-        : writes(w), produced_inside(std::move(produced)) {}
+    RegionsTouched(bool w, const Stmt &s, const RegionQuery &q) : writes(w), root(s), query(q) {}
 };
 
-std::map<std::string, Box> touched(const Stmt &s, bool writes) {
-    std::set<std::string> produced;
-    visit_all(s, [&](const IRNode *node) {
-        if (node->node_type != IRNodeType::ProducerConsumer) return;
-        const auto *pc = static_cast<const ProducerConsumer *>(node);
-        if (pc->is_producer) produced.insert(pc->name);
-    });
-    RegionsTouched visitor(writes, std::move(produced));
+std::map<std::string, Box> touched(const Stmt &s, bool writes, const RegionQuery &query) {
+    RegionsTouched visitor(writes, s, query);
     s.accept(&visitor);
     // A region end that uses named loop ranges carries their definitions as
     // lets, so its size stays the sum of the ranges' sizes.
@@ -379,11 +409,11 @@ std::map<std::string, Box> touched(const Stmt &s, bool writes) {
 
 } // namespace
 
-std::map<std::string, Box> regions_read(const Stmt &s) {
-    return touched(s, false);
+std::map<std::string, Box> regions_read(const Stmt &s, const RegionQuery &query) {
+    return touched(s, false, query);
 }
-std::map<std::string, Box> regions_written(const Stmt &s) {
-    return touched(s, true);
+std::map<std::string, Box> regions_written(const Stmt &s, const RegionQuery &query) {
+    return touched(s, true, query);
 }
 
 } // namespace Internal

@@ -15,6 +15,7 @@
 #include "ir/ScatterGather.h"
 #include "ir/Substitute.h"
 #include "lower/ComputeLevels.h"
+#include "lower/InlineFunctions.h"
 
 namespace loom {
 namespace Internal {
@@ -634,6 +635,24 @@ Stmt make_realize(const Function &f, const Stmt &body) {
                          body);
 }
 
+/** Does f go at the root, computed and stored there? Then where its uses are
+ * does not matter, only whether there are any. */
+bool computed_and_stored_at_root(const Function &f) {
+    const FuncSchedule &sched = f.schedule();
+    if (!sched.compute_level.defined() || !sched.compute_level.is_root()) return false;
+    const LoopLevel &store = sched.store_level;
+    return !sched.store_level_set || !store.defined() || store.is_inlined() || store.is_root();
+}
+
+/** Adds the Funcs a statement calls, once inlined Funcs are substituted. */
+void add_calls(const Stmt &s, const std::vector<Function> &outputs, std::set<std::string> &called) {
+    visit_all(inline_functions(s, outputs), [&](const IRNode *node) {
+        if (node->node_type != IRNodeType::Call) return;
+        const auto *call = static_cast<const Call *>(node);
+        if (call->call_type == Call::Loom) called.insert(call->name);
+    });
+}
+
 } // namespace
 
 Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<std::string> &order,
@@ -641,6 +660,11 @@ Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<
     std::vector<Stmt> output_nests;
     for (const Function &o : outputs) output_nests.push_back(build_produce(o, true));
     Stmt s = Block::make(output_nests);
+    // What the placed productions call: a Func computed at the root needs no
+    // search of the whole pipeline for its uses (that would make a chain of
+    // N such Funcs cost N^2).
+    std::set<std::string> called;
+    add_calls(s, outputs, called);
 
     // Consumers first, so that each Func's uses (and the loops it is computed
     // in) are already in place: its production goes at the top of the body
@@ -648,9 +672,15 @@ Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
         const Function &f = env.at(*it);
         if (is_output(f, outputs) || is_inlined(f, outputs)) continue;
-        Placement place = resolve_placement(s, f, outputs);
+        Placement place;
+        if (computed_and_stored_at_root(f)) {
+            place.used = called.count(f.name()) > 0;
+        } else {
+            place = resolve_placement(s, f, outputs);
+        }
         if (!place.used) continue;
         Stmt produce = build_produce(f, false);
+        add_calls(produce, outputs, called);
         auto compute = [&](const Stmt &body) {
             return Block::make(produce, ProducerConsumer::make_consume(f.name(), body));
         };

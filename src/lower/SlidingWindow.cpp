@@ -8,6 +8,7 @@
 #include "ir/IROperator.h"
 #include "ir/IRUtil.h"
 #include "ir/Substitute.h"
+#include "lower/TouchIndex.h"
 
 namespace loom {
 namespace Internal {
@@ -96,6 +97,8 @@ bool var_is_split(const Function &f, const std::string &var) {
 /** Slides one Func over the serial loops inside its Realize. */
 class SlideFunc : public IRMutator {
     const Function &func;
+    const TouchIndex &index;
+    bool past_produce = false; // only loops around the produce can slide
 
     /** The let value named `name` on the path, with the path lets inlined. */
     static Expr inlined(const PathInfo &path, const std::string &name) {
@@ -168,23 +171,33 @@ protected:
         if (op->for_type == ForType::Serial && contains_produce(op->body, func.name())) {
             Stmt body = slide(op);
             if (body.defined()) {
+                past_produce = index.productions(func.name()) == 1;
                 return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body);
             }
         }
         return IRMutator::visit(op);
     }
-    // The produce itself is no loop to slide over.
+    // The produce itself is no loop to slide over; nor is anything in a
+    // production that does not hold it, or after it.
     Stmt visit(const ProducerConsumer *op) override {
-        if (op->is_producer && op->name == func.name()) return op;
+        if (op->is_producer && op->name == func.name()) {
+            past_produce = index.productions(func.name()) == 1;
+            return op;
+        }
+        if (op->is_producer && index.productions_in(op->name, func.name()) == 0) return op;
         return IRMutator::visit(op);
     }
 
 public:
-    explicit SlideFunc(const Function &f) : func(f) {}
+    using IRMutator::mutate;
+    Stmt mutate(const Stmt &s) override { return past_produce ? s : IRMutator::mutate(s); }
+
+    SlideFunc(const Function &f, const TouchIndex &i) : func(f), index(i) {}
 };
 
 class SlidingWindow : public IRMutator {
     const Environment &env;
+    const TouchIndex &index;
 
 protected:
     using IRMutator::visit;
@@ -194,20 +207,21 @@ protected:
         // Update stages may read rows the previous iteration skipped; only
         // pure Funcs slide.
         if (it != env.end() && it->second.updates().empty()) {
-            body = SlideFunc(it->second).mutate(body);
+            body = SlideFunc(it->second, index).mutate(body);
         }
         if (body.same_as(op->body)) return op;
         return Realize::make(op->name, op->types, op->memory_type, op->bounds, op->condition, body);
     }
 
 public:
-    explicit SlidingWindow(const Environment &e) : env(e) {}
+    SlidingWindow(const Environment &e, const TouchIndex &i) : env(e), index(i) {}
 };
 
 } // namespace
 
 Stmt sliding_window(const Stmt &s, const Environment &env) {
-    return SlidingWindow(env).mutate(s);
+    TouchIndex index(s);
+    return SlidingWindow(env, index).mutate(s);
 }
 
 } // namespace Internal

@@ -12,6 +12,7 @@
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
 #include "ir/Substitute.h"
+#include "lower/TouchIndex.h"
 
 namespace loom {
 namespace Internal {
@@ -147,7 +148,9 @@ struct Fold {
  * outermost first, and the footprint of one iteration of each. */
 class FindFolds : public IRVisitor {
     const std::string &func;
+    const TouchIndex &index;
     int total;
+    int seen = 0;                     // accesses visited: after the last, no loop can hold them all
     bool pure;                        // no update definitions: every write is a dense produce loop
     Scope<Interval> loops;            // enclosing loops, for bounding footprints
     bool outer_self_contained = true; // every loop around here keeps its values to itself
@@ -187,7 +190,26 @@ class FindFolds : public IRVisitor {
 
 protected:
     using IRVisitor::visit;
+    void visit(const Block *op) override {
+        op->first.accept(this);
+        if (seen < total) op->rest.accept(this);
+    }
+    void visit(const ProducerConsumer *op) override {
+        if (op->is_producer &&
+            index.reads_in(op->name, func) + index.writes_in(op->name, func) == 0)
+            return;
+        IRVisitor::visit(op);
+    }
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);
+        seen += op->call_type == Call::Loom && op->name == func;
+    }
+    void visit(const Provide *op) override {
+        IRVisitor::visit(op);
+        seen += op->name == func;
+    }
     void visit(const For *op) override {
+        if (seen >= total) return;
         // Tasks of a parallel loop share the storage: a fold inside one would
         // let concurrent iterations overwrite each other's rows.
         if (op->for_type == ForType::Parallel) return;
@@ -213,7 +235,8 @@ protected:
 
 public:
     std::map<size_t, Fold> candidates; // dim -> footprint extent and loop
-    FindFolds(const std::string &f, int n, bool p) : func(f), total(n), pure(p) {}
+    FindFolds(const std::string &f, const TouchIndex &i, int n, bool p)
+        : func(f), index(i), total(n), pure(p) {}
 };
 
 /** Takes coordinates of the folded dimensions modulo their fold. */
@@ -252,10 +275,14 @@ int64_t next_power_of_two(int64_t n) {
 
 class StorageFolding : public IRMutator {
     const Environment &env;
+    const TouchIndex &index;
 
     /** The folds of one Func: the user's, checked, then automatic ones. */
     std::map<size_t, int64_t> choose_folds(const Function &f, const Stmt &body) {
-        FindFolds finder(f.name(), count_accesses(body, f.name()), f.updates().empty());
+        // With one Realize, every access of f is inside it.
+        int total = index.realizes(f.name()) == 1 ? index.reads(f.name()) + index.writes(f.name())
+                                                  : count_accesses(body, f.name());
+        FindFolds finder(f.name(), index, total, f.updates().empty());
         body.accept(&finder);
         std::map<size_t, int64_t> folds;
         std::vector<bool> explicit_dim(f.args().size(), false);
@@ -333,13 +360,14 @@ protected:
     }
 
 public:
-    explicit StorageFolding(const Environment &e) : env(e) {}
+    StorageFolding(const Environment &e, const TouchIndex &i) : env(e), index(i) {}
 };
 
 } // namespace
 
 Stmt storage_folding(const Stmt &s, const Environment &env) {
-    return StorageFolding(env).mutate(s);
+    TouchIndex index(s);
+    return StorageFolding(env, index).mutate(s);
 }
 
 } // namespace Internal

@@ -1,9 +1,11 @@
 #include "lower/UnpackBuffers.h"
 
+#include <map>
 #include <string>
 #include <utility>
 
 #include "ir/IROperator.h"
+#include "ir/IRUtil.h"
 #include "ir/Substitute.h"
 #include "lower/LowerUtil.h"
 
@@ -29,13 +31,15 @@ Expr innermost_stride_constraint(const LoweredArgument &arg) {
 
 Stmt unpack_buffers(const Stmt &s, const std::vector<LoweredArgument> &args) {
     std::vector<std::pair<std::string, Expr>> lets; // outermost first
-    Stmt body = s;
+    // Put in with one walk of the pipeline (one per field costs N^2 with N
+    // buffers).
+    std::map<std::string, Expr> promised;
     for (const LoweredArgument &arg : args) {
         if (!arg.is_buffer()) continue;
         Expr stride0 = innermost_stride_constraint(arg);
         if (stride0.defined() && is_const(stride0)) {
             // The let below still reads the real stride, for the check.
-            body = substitute(arg.name + ".stride.0", as_int32(stride0), body);
+            promised[arg.name + ".stride.0"] = as_int32(stride0);
         }
         // As in Halide, the code uses the constrained mins and extents and
         // the constant strides the user promised (set_min, set_extent,
@@ -47,12 +51,10 @@ Stmt unpack_buffers(const Stmt &s, const std::vector<LoweredArgument> &args) {
             for (int d = 0; d < arg.dimensions && d < arg.param.dimensions(); d++) {
                 const BufferConstraint &c = arg.param.constraint(d);
                 const std::string dim = "." + std::to_string(d);
-                if (c.min.defined())
-                    body = substitute(arg.name + ".min" + dim, as_int32(c.min), body);
-                if (c.extent.defined())
-                    body = substitute(arg.name + ".extent" + dim, as_int32(c.extent), body);
+                if (c.min.defined()) promised[arg.name + ".min" + dim] = as_int32(c.min);
+                if (c.extent.defined()) promised[arg.name + ".extent" + dim] = as_int32(c.extent);
                 if (d > 0 && c.stride.defined() && is_const(c.stride))
-                    body = substitute(arg.name + ".stride" + dim, as_int32(c.stride), body);
+                    promised[arg.name + ".stride" + dim] = as_int32(c.stride);
             }
         }
         Expr handle = buffer_handle(arg);
@@ -68,7 +70,10 @@ Stmt unpack_buffers(const Stmt &s, const std::vector<LoweredArgument> &args) {
             }
         }
     }
-    Stmt result = body;
+    // A promise may be written in terms of another buffer's promised field.
+    for (auto &[name, value] : promised)
+        if (!expr_uses_var(value, name)) value = substitute_through(promised, value);
+    Stmt result = promised.empty() ? s : substitute(promised, s);
     for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
         result = LetStmt::make(it->first, it->second, result);
     }
