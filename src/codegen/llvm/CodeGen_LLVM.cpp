@@ -10,6 +10,7 @@
 #include "codegen/ArgvMessages.h"
 #include "codegen/llvm/CodeGen_LLVM_Visitor.h"
 #include "ir/Error.h"
+#include "ir/IRVisitor.h"
 #include "ir/StackGuard.h"
 
 namespace loom {
@@ -195,6 +196,26 @@ llvm::AllocaInst *CodeGen_LLVM::create_entry_alloca(llvm::Type *t, llvm::Value *
     return a;
 }
 
+namespace {
+
+/** Loops not inside another loop. */
+int count_loop_nests(const Stmt &s) {
+    struct Counter : public IRVisitor {
+        int nests = 0;
+        using IRVisitor::visit;
+        void visit(const For *) override { nests++; }
+    } counter;
+    s.accept(&counter);
+    return counter.nests;
+}
+
+/** Beyond this many loop nests, each gets a function of its own (see
+ * codegen_outlined_loop); below it, one function leaves LLVM free to share
+ * values between nests. */
+constexpr int max_loop_nests_per_function = 32;
+
+} // namespace
+
 void CodeGen_LLVM::set_function_attributes(llvm::Function *fn) {
     fn->addFnAttr(llvm::Attribute::NoUnwind);
     fn->addFnAttr("target-cpu", target_machine.getTargetCPU());
@@ -228,6 +249,7 @@ llvm::Function *CodeGen_LLVM::define_body_function(const LoweredFunc &f) {
                      function->getArg(unsigned(i + 1)));
     }
     push_embedded_buffers(f);
+    outline_loop_nests = count_loop_nests(f.body) > max_loop_nests_per_function;
     codegen(f.body);
     pop_embedded_buffers(f);
     if (!builder->GetInsertBlock()->getTerminator())

@@ -1,7 +1,11 @@
-// Parallel loops: the body of a ForType::Parallel loop becomes an internal
+// Outlined code. The body of a ForType::Parallel loop becomes an internal
 // function `int task(void *uc, int index, uint8_t *closure)` and the loop a
 // call to the runtime's loom_do_par_for, which runs the task for every index
-// of [min, min + extent) on the thread pool.
+// of [min, min + extent) on the thread pool. In a pipeline with many loop
+// nests at its top level, each nest becomes `int nest(void *uc, uint8_t
+// *closure)`, called once: LLVM's code generation costs more than linear
+// time in the size of a function, so one function per nest keeps the
+// compile time of a long pipeline linear in its length.
 //
 // The closure is a struct (on the caller's stack) holding every value of the
 // enclosing function the body refers to: lets, loop variables, buffer host
@@ -18,42 +22,43 @@
 namespace loom {
 namespace Internal {
 
-void CodeGen_LLVM::codegen_parallel_for(const For *op) {
-    llvm::Value *min = codegen(op->min);
-    llvm::Value *extent = codegen(op->extent);
-
+CodeGen_LLVM::Outlined CodeGen_LLVM::outline(const Stmt &body, const std::string &name,
+                                             const std::string &index) {
     // What the body needs from here, in a fixed (sorted) order.
-    std::set<std::string> referenced = referenced_names(op->body);
+    std::set<std::string> referenced = referenced_names(body);
     referenced.insert("__user_context");
     std::vector<std::string> names;
     std::vector<llvm::Value *> values;
     std::vector<llvm::Type *> types;
-    for (const std::string &name : referenced) {
-        if (name == op->name) continue;
-        const auto *v = symbols.find(name);
+    for (const std::string &n : referenced) {
+        if (n == index) continue;
+        const auto *v = symbols.find(n);
         if (!v) continue;
-        names.push_back(name);
+        names.push_back(n);
         values.push_back(*v);
         types.push_back((*v)->getType());
     }
-    llvm::StructType *closure_type =
-        llvm::StructType::create(context, types, "closure." + op->name);
-    llvm::Value *closure = create_entry_alloca(closure_type, nullptr, 16, op->name + ".closure");
+    llvm::StructType *closure_type = llvm::StructType::create(context, types, "closure." + name);
+    llvm::Value *closure = create_entry_alloca(closure_type, nullptr, 16, name + ".closure");
     for (size_t i = 0; i < values.size(); i++) {
         builder->CreateStore(values[i],
                              builder->CreateStructGEP(closure_type, closure, unsigned(i)));
     }
 
-    // The task function: generated with its own entry block, symbols and
-    // heap allocations, then the builder returns here.
-    auto *task_type = llvm::FunctionType::get(i32_t, {ptr_t, i32_t, ptr_t}, false);
-    llvm::Function *task = llvm::Function::Create(task_type, llvm::GlobalValue::InternalLinkage,
-                                                  "par_for." + op->name, module.get());
-    set_function_attributes(task);
-    task->addParamAttr(2, llvm::Attribute::NoAlias);
-    task->getArg(0)->setName("__user_context");
-    task->getArg(1)->setName(op->name);
-    task->getArg(2)->setName("closure");
+    // The function: generated with its own entry block, symbols and heap
+    // allocations, then the builder returns here.
+    std::vector<llvm::Type *> params{ptr_t};
+    if (!index.empty()) params.push_back(i32_t);
+    params.push_back(ptr_t);
+    auto *type = llvm::FunctionType::get(i32_t, params, false);
+    llvm::Function *fn =
+        llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage, name, module.get());
+    set_function_attributes(fn);
+    llvm::Argument *closure_arg = fn->getArg(unsigned(params.size() - 1));
+    closure_arg->addAttr(llvm::Attribute::NoAlias);
+    closure_arg->setName("closure");
+    fn->getArg(0)->setName("__user_context");
+    if (!index.empty()) fn->getArg(1)->setName(index);
 
     llvm::Function *saved_function = function;
     llvm::BasicBlock *saved_entry = entry_block;
@@ -61,46 +66,65 @@ void CodeGen_LLVM::codegen_parallel_for(const For *op) {
     std::vector<HeapRelease> saved_heap;
     saved_heap.swap(heap_allocations);
     // Vector lets of the enclosing function may refer to values the closure
-    // does not carry: inside the task, loads use their captured value.
+    // does not carry: inside the function, loads use their captured value.
     Scope<Expr> saved_vector_lets;
     std::swap(saved_vector_lets, vector_lets);
 
-    function = task;
-    entry_block = llvm::BasicBlock::Create(context, "entry", task);
+    function = fn;
+    entry_block = llvm::BasicBlock::Create(context, "entry", fn);
     builder->SetInsertPoint(entry_block);
     for (size_t i = 0; i < names.size(); i++) {
         llvm::Value *v = builder->CreateLoad(
-            types[i], builder->CreateStructGEP(closure_type, task->getArg(2), unsigned(i)),
-            names[i]);
+            types[i], builder->CreateStructGEP(closure_type, closure_arg, unsigned(i)), names[i]);
         symbols.push(names[i], v);
     }
-    // The runtime passes the loop variable itself; the task's own context
-    // argument is the one errors inside it report through.
-    symbols.push("__user_context", task->getArg(0));
-    symbols.push(op->name, task->getArg(1));
-    codegen(op->body);
+    // The function's own context argument is the one errors inside it
+    // report through; a task gets the loop variable from the runtime.
+    symbols.push("__user_context", fn->getArg(0));
+    if (!index.empty()) symbols.push(index, fn->getArg(1));
+    loop_depth++;
+    codegen(body);
+    loop_depth--;
     if (!builder->GetInsertBlock()->getTerminator())
         builder->CreateRet(llvm::ConstantInt::get(i32_t, 0));
-    symbols.pop(op->name);
+    if (!index.empty()) symbols.pop(index);
     symbols.pop("__user_context");
-    for (const std::string &name : names) symbols.pop(name);
+    for (const std::string &n : names) symbols.pop(n);
 
     function = saved_function;
     entry_block = saved_entry;
     heap_allocations.swap(saved_heap);
     std::swap(saved_vector_lets, vector_lets);
     builder->SetInsertPoint(saved_block);
+    return {fn, closure};
+}
 
-    llvm::Value *result =
-        call_c_function("loom_do_par_for", i32_t, {user_context(), task, min, extent, closure},
-                        {Handle(), Handle(), Int(32), Int(32), Handle()});
-    llvm::BasicBlock *failed = llvm::BasicBlock::Create(context, "par_for_failed", function);
-    llvm::BasicBlock *done = llvm::BasicBlock::Create(context, op->name + ".par_done", function);
+void CodeGen_LLVM::return_on_error(llvm::Value *result, const std::string &name) {
+    llvm::BasicBlock *failed = llvm::BasicBlock::Create(context, name + ".failed", function);
+    llvm::BasicBlock *done = llvm::BasicBlock::Create(context, name + ".done", function);
     builder->CreateCondBr(builder->CreateICmpNE(result, llvm::ConstantInt::get(i32_t, 0)), failed,
                           done);
     builder->SetInsertPoint(failed);
     return_with_cleanup(result);
     builder->SetInsertPoint(done);
+}
+
+void CodeGen_LLVM::codegen_parallel_for(const For *op) {
+    llvm::Value *min = codegen(op->min);
+    llvm::Value *extent = codegen(op->extent);
+    Outlined task = outline(op->body, "par_for." + op->name, op->name);
+    llvm::Value *result = call_c_function(
+        "loom_do_par_for", i32_t, {user_context(), task.function, min, extent, task.closure},
+        {Handle(), Handle(), Int(32), Int(32), Handle()});
+    return_on_error(result, op->name + ".par_for");
+}
+
+void CodeGen_LLVM::codegen_outlined_loop(const For *op) {
+    Outlined nest = outline(op, "loop_nest." + op->name, "");
+    // Its own function, so that LLVM's cost stays that of one loop nest.
+    nest.function->addFnAttr(llvm::Attribute::NoInline);
+    llvm::Value *result = builder->CreateCall(nest.function, {user_context(), nest.closure});
+    return_on_error(result, op->name + ".nest");
 }
 
 } // namespace Internal

@@ -79,6 +79,10 @@ void CodeGen_LLVM::visit(const For *op) {
         codegen_parallel_for(op);
         return;
     }
+    if (outline_loop_nests && loop_depth == 0) {
+        codegen_outlined_loop(op);
+        return;
+    }
     // Vectorized/Unrolled loops are normally expanded by lowering; any that
     // reach here run serially.
     llvm::Value *min = codegen(op->min);
@@ -95,7 +99,9 @@ void CodeGen_LLVM::visit(const For *op) {
     index->addIncoming(min, preheader);
     {
         ScopedBinding<llvm::Value *> bind(symbols, op->name, index);
+        loop_depth++;
         codegen(op->body);
+        loop_depth--;
     }
     llvm::Value *next =
         builder->CreateAdd(index, llvm::ConstantInt::get(min->getType(), 1), op->name + ".next",

@@ -131,9 +131,24 @@ private:
     llvm::Value *scalarized_libm_call(const std::string &fn, const std::vector<llvm::Value *> &args,
                                       llvm::Type *t);
 
-    // ---- Parallel loops (CodeGen_LLVM_Parallel.cpp) ----
+    // ---- Outlined code (CodeGen_LLVM_Outline.cpp) ----
+    struct Outlined {
+        llvm::Function *function;
+        llvm::Value *closure; // in the calling function
+    };
+    /** An internal function `int name(void *uc, [int index,] void *closure)`
+     * that runs body, and the closure of the values it uses from here. */
+    Outlined outline(const Stmt &body, const std::string &name, const std::string &index);
+    /** Branch to an early return (with cleanup) when result is nonzero. */
+    void return_on_error(llvm::Value *result, const std::string &name);
     /** Outline the body into a task function and call loom_do_par_for. */
     void codegen_parallel_for(const For *op);
+    /** Outline a top-level loop nest into a function of its own and call it. */
+    void codegen_outlined_loop(const For *op);
+    /** Loops around the code being generated (a task's body counts as one). */
+    int loop_depth = 0;
+    /** Are top-level serial loop nests outlined (a function with many)? */
+    bool outline_loop_nests = false;
 
     // ---- Memory (CodeGen_LLVM_Memory.cpp) ----
     llvm::Value *element_pointer(const std::string &buffer, llvm::Type *elem, llvm::Value *index);
