@@ -75,11 +75,11 @@ TEST_CASE("deep: 5,000 chained inlined Funcs", "[correctness][deep]") {
     for (int i = 0; i < 4; i++) CHECK(out(i) == i + added);
 }
 
-TEST_CASE("deep: 300 chained compute_root Funcs", "[correctness][deep]") {
+TEST_CASE("deep: 1000 chained compute_root Funcs", "[correctness][deep]") {
     Var x("x");
     Func prev("root0");
     prev(x) = x;
-    for (int i = 1; i < 300; i++) {
+    for (int i = 1; i < 1000; i++) {
         Func next("root" + std::to_string(i));
         next(x) = prev(x) * 3 + 1;
         next.compute_root();
@@ -88,7 +88,7 @@ TEST_CASE("deep: 300 chained compute_root Funcs", "[correctness][deep]") {
     Buffer<int> out = prev.realize({4});
     for (int i = 0; i < 4; i++) {
         unsigned v = unsigned(i);
-        for (int k = 1; k < 300; k++) v = v * 3u + 1u;
+        for (int k = 1; k < 1000; k++) v = v * 3u + 1u;
         CHECK(out(i) == int(v));
     }
 }

@@ -14,6 +14,7 @@
 
 #include "Loom.h"
 #include "common/ScopedEnv.h"
+#include "common/ScratchFile.h"
 
 using namespace loom;
 using Catch::Contains;
@@ -146,6 +147,78 @@ TEST_CASE("early frees: a buffer read inside a later loop lives through that loo
             for (int xx = 0; xx < 300; xx += 17)
                 CHECK(result(xx, yy) == (xx + yy * 7) * 2 + (xx + 1 + yy * 7));
         CHECK(allocations.frees == allocations.mallocs);
+        CHECK_FALSE(allocations.freed_unknown);
+    });
+}
+
+// Past 32 loop nests, the LLVM backend gives each top-level nest a function
+// of its own (CodeGen_LLVM::codegen_outlined_loop); the C backend keeps one.
+// Values, frees and errors must be the same.
+TEST_CASE("early frees: a chain long enough for outlined loop nests",
+          "[correctness][early_frees][outlined]") {
+    for_each_backend([] {
+        Param<int> limit("limit");
+        limit.set(1 << 30);
+        Func out = root_chain(60, 1, limit);
+        // Each of the 59 compute_root nests and the output's is a function.
+        loom_test::ScratchFile ll("outlined", "chain.ll");
+        out.compile_to_llvm_assembly(ll.path, {limit}, "chain", get_host_target());
+        std::string ir = loom_test::read_text(ll.path);
+        size_t nests = 0;
+        for (size_t at = ir.find("define internal"); at != std::string::npos;
+             at = ir.find("define internal", at + 1)) {
+            nests += ir.compare(ir.find('@', at), 11, "@loop_nest.") == 0;
+        }
+        CHECK(nests == 60);
+        out.set_custom_allocator(logging_malloc, logging_free);
+        allocations.reset();
+        Buffer<int> result = out.realize({5000});
+        for (int x = 0; x < 5000; x += 331) CHECK(result(x) == reference(x, 60));
+        CHECK(allocations.mallocs == 59);
+        CHECK(allocations.frees == allocations.mallocs);
+        CHECK(allocations.most_live <= 2);
+        CHECK_FALSE(allocations.freed_unknown);
+    });
+}
+
+TEST_CASE("early frees: an error inside an outlined loop nest frees each buffer once",
+          "[correctness][early_frees][outlined]") {
+    for_each_backend([] {
+        Var x("x"), y("y");
+        Param<int> limit("limit");
+        limit.set(1000);
+        // 40 two-dimensional stages; each computes a helper per row of its
+        // own (a heap buffer inside the nest), and stage 25 fails its
+        // require() inside its nest.
+        Func prev("s0");
+        prev(x, y) = x + y;
+        prev.compute_root();
+        for (int i = 1; i < 40; i++) {
+            Func row("row" + std::to_string(i)), next("s" + std::to_string(i));
+            row(x, y) = prev(x, y) + prev(x + 1, y);
+            Expr value = row(x, y) - prev(x, y) + 1; // = prev(x + 1, y) + 1
+            if (i == 25) value = require(value < limit, value, "stage 25 value too large");
+            next(x, y) = value;
+            row.compute_at(next, y);
+            if (i < 39) next.compute_root();
+            prev = next;
+        }
+        prev.set_custom_allocator(logging_malloc, logging_free);
+
+        allocations.reset();
+        Buffer<int> result = prev.realize({50, 4});
+        // Stage i holds (x + i) + y + i.
+        for (int yy = 0; yy < 4; yy++)
+            for (int xx = 0; xx < 50; xx += 7) CHECK(result(xx, yy) == xx + yy + 2 * 39);
+        CHECK(allocations.frees == allocations.mallocs);
+        CHECK_FALSE(allocations.freed_unknown);
+
+        limit.set(40);
+        allocations.reset();
+        CHECK_THROWS_WITH(prev.realize({50, 4}), Contains("stage 25 value too large"));
+        CHECK(allocations.mallocs >= 25);
+        CHECK(allocations.frees == allocations.mallocs);
+        CHECK(allocations.live.empty());
         CHECK_FALSE(allocations.freed_unknown);
     });
 }
