@@ -14,7 +14,10 @@
 
 #include <vector>
 
+// perf_apps' Halide side includes this header with Halide's names (apps/bench).
+#ifndef LOOM_APP_HALIDE_SIDE
 #include "Loom.h"
+#endif
 
 class InterpolateGenerator : public loom::Generator<InterpolateGenerator> {
 public:

@@ -19,7 +19,10 @@
 #include <string>
 #include <vector>
 
+// perf_apps' Halide side includes this header with Halide's names (apps/bench).
+#ifndef LOOM_APP_HALIDE_SIDE
 #include "Loom.h"
+#endif
 
 class LocalLaplacianGenerator : public loom::Generator<LocalLaplacianGenerator> {
 public:
