@@ -79,9 +79,7 @@ constexpr int text_height = 7 * font_scale; // one line of text
 
 class Canvas {
 public:
-    Canvas(int width, int height) : image(width, height, 3) {
-        fill(0, 0, width, height, white);
-    }
+    Canvas(int width, int height) : image(width, height, 3) { fill(0, 0, width, height, white); }
 
     void fill(int x0, int y0, int x1, int y1, Color c) {
         for (int y = std::max(y0, 0); y < std::min(y1, image.height()); y++)

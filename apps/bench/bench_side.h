@@ -37,13 +37,17 @@ struct SideApp {
     std::function<SidePipeline()> make;
 };
 
-/** Every app of app_list.inc built against Loom. */
-std::vector<SideApp> loom_side_apps();
-/** Every app of app_list.inc built against Halide 14 (only with LOOM_WITH_HALIDE). */
-std::vector<SideApp> halide_side_apps();
-/** The JIT target each side compiles for. */
-std::string loom_side_target();
-std::string halide_side_target();
+/** One library's build of the apps: the JIT target it compiles for and
+ * every app of app_list.inc. */
+struct Side {
+    std::string target;
+    std::vector<SideApp> apps;
+};
+
+/** The apps built against Loom. */
+Side loom_side();
+/** The apps built against Halide 14 (only with LOOM_WITH_HALIDE). */
+Side halide_side();
 
 /** Input values made up the same way on both sides: element i of an input
  * with this seed, spread over [lo, hi]. */

@@ -50,7 +50,9 @@ template <typename In, typename B> void set_buffer(In &input, const B &buffer) {
 template <typename In, typename T> void set_scalar(In &input, T value) {
     InputParameters::of(input).set_scalar(value);
 }
-void jit_compile(Halide::Pipeline &p) { p.compile_jit(Halide::get_jit_target_from_environment()); }
+void jit_compile(Halide::Pipeline &p) {
+    p.compile_jit(Halide::get_jit_target_from_environment());
+}
 template <typename B> void realize(Halide::Pipeline &p, B &output) {
     p.realize(output, Halide::get_jit_target_from_environment());
 }
@@ -67,14 +69,17 @@ using Region = Halide::Region;
 } // namespace loom
 /** Halide 14 has no using_autoscheduler(); these runs always use the
  * generators' own schedules. */
-inline bool using_autoscheduler() { return false; }
+inline bool using_autoscheduler() {
+    return false;
+}
 
 #define LOOM_APP_HALIDE_SIDE 1
 #include "side_apps.inc"
 
 } // namespace
 
-std::vector<SideApp> halide_side_apps() { return side_apps(); }
-std::string halide_side_target() { return Halide::get_jit_target_from_environment().to_string(); }
+Side halide_side() {
+    return {Halide::get_jit_target_from_environment().to_string(), side_apps()};
+}
 
 } // namespace loom_apps_bench

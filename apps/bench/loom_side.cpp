@@ -22,9 +22,15 @@ template <class G> Built<G> build_generator() {
     return b;
 }
 
-template <typename In, typename B> void set_buffer(In &input, const B &buffer) { input.set(buffer); }
-template <typename In, typename T> void set_scalar(In &input, T value) { input.set(value); }
-void jit_compile(loom::Pipeline &p) { p.compile_jit(); }
+template <typename In, typename B> void set_buffer(In &input, const B &buffer) {
+    input.set(buffer);
+}
+template <typename In, typename T> void set_scalar(In &input, T value) {
+    input.set(value);
+}
+void jit_compile(loom::Pipeline &p) {
+    p.compile_jit();
+}
 template <typename B> void realize(loom::Pipeline &p, B &output) {
     p.realize(loom::Realization({output}));
 }
@@ -33,7 +39,8 @@ template <typename B> void realize(loom::Pipeline &p, B &output) {
 
 } // namespace
 
-std::vector<SideApp> loom_side_apps() { return side_apps(); }
-std::string loom_side_target() { return loom::get_jit_target_from_environment().to_string(); }
+Side loom_side() {
+    return {loom::get_jit_target_from_environment().to_string(), side_apps()};
+}
 
 } // namespace loom_apps_bench

@@ -2,8 +2,8 @@
 // in this process by Loom and, built with LOOM_WITH_HALIDE, by Halide 14,
 // with the same algorithm and schedule. Per app it prints the median run
 // time of N runs (Loom and Halide runs alternate, so both see the same
-// machine load), the compile time (median of 3 fresh generators: building
-// the pipeline and JIT-compiling it), the Loom/Halide ratios, and the
+// machine load; the ratio of the fastest runs is printed too), the compile time (median of 3 fresh
+// generators: building the pipeline and JIT-compiling it), the Loom/Halide ratios, and the
 // throughput (output Mpixel/s, or GFLOP/s for matmul and the convolutions).
 // Both outputs are compared once. The table is also written as
 // apps_bench.csv and apps_bench.png (the ratios as bars) into the output
@@ -24,6 +24,7 @@
 #include <cstring>
 #include <exception>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -98,15 +99,49 @@ double median_compile_ms(SidePipeline &p) {
     return ms[1];
 }
 
+/** Median and fastest of a side's timed runs, in ms. */
+struct Times {
+    double median = 0, fastest = 0;
+};
+
+/** `runs` calls each of a and b (b may be empty), alternating after one
+ * warm-up call of each, so that both see the same machine load. */
+std::pair<Times, Times> alternating_times(int runs, const std::function<void()> &a,
+                                          const std::function<void()> &b) {
+    auto time = [](const std::function<void()> &f) {
+        auto t0 = std::chrono::steady_clock::now();
+        f();
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+            .count();
+    };
+    std::vector<double> ms_a, ms_b;
+    for (int i = 0; i <= runs; i++) {
+        double ta = time(a), tb = b ? time(b) : 0;
+        if (i == 0) continue; // warm-up
+        ms_a.push_back(ta);
+        ms_b.push_back(tb);
+    }
+    auto summary = [](std::vector<double> &ms) {
+        std::sort(ms.begin(), ms.end());
+        return Times{ms[ms.size() / 2], ms[0]};
+    };
+    return {summary(ms_a), summary(ms_b)};
+}
+
 struct Row {
     std::string name, unit, note;
     double work = 0;
-    double loom_ms = 0, halide_ms = 0, loom_compile_ms = 0, halide_compile_ms = 0;
+    /** Medians of the runs (the figures), and the fastest runs (less
+     * sensitive to other work on a loaded machine). */
+    double loom_ms = 0, halide_ms = 0, loom_fastest_ms = 0, halide_fastest_ms = 0;
+    double loom_compile_ms = 0, halide_compile_ms = 0;
     bool loom_ok = false, halide_ok = false, agree = false;
     double max_difference = 0;
 
-    double run_ratio() const { return halide_ok ? loom_ms / halide_ms : 0; }
-    double compile_ratio() const { return halide_ok ? loom_compile_ms / halide_compile_ms : 0; }
+    /** Loom/Halide (0 where Halide did not run or its output differs). */
+    double run_ratio() const { return agree ? loom_ms / halide_ms : 0; }
+    double fastest_ratio() const { return agree ? loom_fastest_ms / halide_fastest_ms : 0; }
+    double compile_ratio() const { return agree ? loom_compile_ms / halide_compile_ms : 0; }
     double throughput(double ms) const {
         return ms > 0 ? work / (ms * 1e-3) / (unit == "GFLOP/s" ? 1e9 : 1e6) : 0;
     }
@@ -155,11 +190,15 @@ Row bench_app(const SideApp &loom_app, const SideApp *halide_app, int runs) {
         row.max_difference = difference;
         row.agree = within;
         if (!within) row.note = "outputs differ by up to " + std::to_string(difference);
-        auto [l, h] = loom_apps::alternating_median_ms(runs, loom_pipe.run, halide_pipe.run);
-        row.loom_ms = l;
-        row.halide_ms = h;
-    } else if (row.loom_ok) {
-        row.loom_ms = loom_apps::median_ms(runs, loom_pipe.run);
+    }
+    if (row.loom_ok) {
+        std::function<void()> halide_run;
+        if (row.agree) halide_run = halide_pipe.run;
+        auto [l, h] = alternating_times(runs, loom_pipe.run, halide_run);
+        row.loom_ms = l.median;
+        row.loom_fastest_ms = l.fastest;
+        row.halide_ms = h.median;
+        row.halide_fastest_ms = h.fastest;
     }
     return row;
 }
@@ -173,13 +212,15 @@ double geomean(const std::vector<double> &v) {
 
 void write_csv(const std::string &path, const std::vector<Row> &rows) {
     std::ofstream csv(path);
-    csv << "app,loom_ms,halide_ms,run_ratio,loom_compile_ms,halide_compile_ms,compile_ratio,"
-           "loom_throughput,halide_throughput,unit,outputs_agree,note\n";
+    csv << "app,loom_ms,halide_ms,run_ratio,loom_fastest_ms,halide_fastest_ms,fastest_ratio,"
+           "loom_compile_ms,halide_compile_ms,compile_ratio,loom_throughput,halide_throughput,"
+           "unit,outputs_agree,note\n";
     for (const Row &r : rows) {
         std::string note = r.note;
         std::replace(note.begin(), note.end(), ',', ';');
         std::replace(note.begin(), note.end(), '\n', ' ');
         csv << r.name << ',' << r.loom_ms << ',' << r.halide_ms << ',' << r.run_ratio() << ','
+            << r.loom_fastest_ms << ',' << r.halide_fastest_ms << ',' << r.fastest_ratio() << ','
             << r.loom_compile_ms << ',' << r.halide_compile_ms << ',' << r.compile_ratio() << ','
             << r.throughput(r.loom_ms) << ',' << r.throughput(r.halide_ms) << ',' << r.unit << ','
             << (r.agree ? "yes" : "no") << ',' << note << '\n';
@@ -194,47 +235,52 @@ int main(int argc, char **argv) {
     std::printf("cpu: %s\nvector features: %s\nthreads: %s, runs: %d\n",
                 loom_apps::cpu_model().c_str(), vector_features().c_str(), threads.c_str(),
                 options.runs);
-    std::printf("loom target: %s\n", loom_side_target().c_str());
-    std::vector<SideApp> halide_apps;
+    Side loom_build = loom_side(), halide_build;
+    std::printf("loom target: %s\n", loom_build.target.c_str());
 #ifdef LOOM_WITH_HALIDE
-    std::printf("halide target: %s\n", halide_side_target().c_str());
-    halide_apps = halide_side_apps();
+    halide_build = halide_side();
+    std::printf("halide target: %s\n", halide_build.target.c_str());
 #else
     std::printf("halide: not built (configure with -DLOOM_WITH_HALIDE=ON)\n");
 #endif
 
-    std::printf("\n%-25s %9s %9s %6s | %9s %9s %6s | %9s %9s %-7s %s\n", "app", "loom ms",
-                "halide ms", "ratio", "loom jit", "hl jit", "ratio", "loom", "halide", "unit",
+    std::printf("\n%-25s %8s %8s %6s %6s | %8s %8s %6s | %8s %8s %-7s %s\n", "", "loom", "halide",
+                "", "fast", "loom", "halide", "", "loom", "halide", "", "");
+    std::printf("%-25s %8s %8s %6s %6s | %8s %8s %6s | %8s %8s %-7s %s\n", "app", "run ms",
+                "run ms", "ratio", "ratio", "jit ms", "jit ms", "ratio", "rate", "rate", "unit",
                 "note");
     std::vector<Row> rows;
-    for (const SideApp &app : loom_side_apps()) {
+    for (const SideApp &app : loom_build.apps) {
         if (!options.only.empty() && !options.only.count(app.name)) continue;
         const SideApp *halide_app = nullptr;
-        for (const SideApp &h : halide_apps)
+        for (const SideApp &h : halide_build.apps)
             if (h.name == app.name) halide_app = &h;
         Row r = bench_app(app, halide_app, options.runs);
-        std::printf("%-25s %9.3f %9.3f %6.2f | %9.1f %9.1f %6.2f | %9.1f %9.1f %-7s %s\n",
-                    r.name.c_str(), r.loom_ms, r.halide_ms, r.run_ratio(), r.loom_compile_ms,
-                    r.halide_compile_ms, r.compile_ratio(), r.throughput(r.loom_ms),
-                    r.throughput(r.halide_ms), r.unit.c_str(), r.note.c_str());
+        std::printf("%-25s %8.2f %8.2f %6.2f %6.2f | %8.1f %8.1f %6.2f | %8.1f %8.1f %-7s %s\n",
+                    r.name.c_str(), r.loom_ms, r.halide_ms, r.run_ratio(), r.fastest_ratio(),
+                    r.loom_compile_ms, r.halide_compile_ms, r.compile_ratio(),
+                    r.throughput(r.loom_ms), r.throughput(r.halide_ms), r.unit.c_str(),
+                    r.note.c_str());
         std::fflush(stdout);
         rows.push_back(r);
     }
 
-    std::vector<double> run_ratios, compile_ratios;
+    std::vector<double> run_ratios, fastest_ratios, compile_ratios;
     std::vector<BarRow> bars;
     bool ok = true;
     for (const Row &r : rows) {
         ok = ok && r.loom_ok && (r.agree || !r.halide_ok);
-        if (!r.halide_ok) continue;
+        if (!r.agree) continue;
         run_ratios.push_back(r.run_ratio());
+        fastest_ratios.push_back(r.fastest_ratio());
         compile_ratios.push_back(r.compile_ratio());
         bars.push_back({r.name, r.run_ratio(), r.compile_ratio()});
     }
     if (!run_ratios.empty()) {
         double run_geomean = geomean(run_ratios), compile_geomean = geomean(compile_ratios);
-        std::printf("%-25s %9s %9s %6.2f | %9s %9s %6.2f |   (loom/halide, %zu apps)\n",
-                    "geomean", "", "", run_geomean, "", "", compile_geomean, run_ratios.size());
+        std::printf("%-25s %8s %8s %6.2f %6.2f | %8s %8s %6.2f |   (loom/halide, %zu apps)\n",
+                    "geomean", "", "", run_geomean, geomean(fastest_ratios), "", "",
+                    compile_geomean, run_ratios.size());
         bars.push_back({"geomean", run_geomean, compile_geomean});
     }
 
@@ -244,8 +290,8 @@ int main(int argc, char **argv) {
     if (!bars.empty()) {
         std::string png = options.out_folder + "/apps_bench.png";
         try {
-            write_bar_chart(png, "loom / halide 14 (lower is faster for loom)",
-                            "run time ratio", "jit compile time ratio", bars);
+            write_bar_chart(png, "loom / halide 14 (lower is faster for loom)", "run time ratio",
+                            "jit compile time ratio", bars);
             std::printf(" and %s", png.c_str());
         } catch (const std::exception &e) {
             std::printf(" (chart: %s)", e.what());
