@@ -5,13 +5,15 @@
 # builds the perf programs and runs them. Arguments go to every program (the
 # run count). Environment: LOOM_BENCH_DIR (build folder), LOOM_NUM_THREADS
 # (default: the core count; Halide and OpenBLAS use the same count),
-# LOOM_BENCH_PROGRAMS (default "perf_scheduling perf_reductions perf_gpu"; perf_gpu
-# runs on the OpenCL device, PoCL here, beside Halide 14's OpenCL).
+# LOOM_BENCH_PROGRAMS (default "perf_scheduling perf_reductions perf_gpu perf_apps"; perf_gpu
+# runs on the OpenCL device, PoCL here, beside Halide 14's OpenCL; perf_apps runs every
+# app's generator on both and writes apps_bench.csv and apps_bench.png beside itself,
+# in apps/bench of the build folder).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 build="${LOOM_BENCH_DIR:-$root/build-bench}"
-programs=(${LOOM_BENCH_PROGRAMS:-perf_scheduling perf_reductions perf_gpu})
+programs=(${LOOM_BENCH_PROGRAMS:-perf_scheduling perf_reductions perf_gpu perf_apps})
 options="-DLOOM_WITH_HALIDE=ON -DLOOM_WITH_OPENBLAS=ON"
 # A build folder configured earlier without the options gets them first.
 [ -f "$build/build.ninja" ] && cmake "$build" $options > /dev/null
@@ -26,6 +28,8 @@ export LOOM_NUM_THREADS="$threads" HL_NUM_THREADS="$threads"
 status=0
 for p in "${programs[@]}"; do
   echo "== $p (threads: $threads)"
-  "$build/test/performance/$p" "$@" || status=1
+  program="$build/test/performance/$p"
+  [ -x "$program" ] || program="$build/apps/bench/$p"
+  "$program" "$@" || status=1
 done
 exit $status

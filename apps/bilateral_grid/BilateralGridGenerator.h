@@ -10,7 +10,10 @@
 // y / s_sigma, its intensity / r_sigma) by trilinear interpolation and
 // divides the interpolated sum by the interpolated count.
 
+// perf_apps' Halide side includes this header with Halide's names (apps/bench).
+#ifndef LOOM_APP_HALIDE_SIDE
 #include "Loom.h"
+#endif
 
 class BilateralGridGenerator : public loom::Generator<BilateralGridGenerator> {
 public:

@@ -7,7 +7,10 @@
 // algorithm and schedule. With gpu=true (for a host-opencl or host-cuda
 // target) the schedule is a GPU one instead: see schedule_gpu().
 
+// perf_apps' Halide side includes this header with Halide's names (apps/bench).
+#ifndef LOOM_APP_HALIDE_SIDE
 #include "Loom.h"
+#endif
 
 class BlurGenerator : public loom::Generator<BlurGenerator> {
 public:

@@ -7,7 +7,10 @@
 // then ReLU. "Valid" convolution: the input is 2 pixels wider and higher
 // than the output, so no boundary condition.
 
+// perf_apps' Halide side includes this header with Halide's names (apps/bench).
+#ifndef LOOM_APP_HALIDE_SIDE
 #include "Loom.h"
+#endif
 
 class ConvLayerGenerator : public loom::Generator<ConvLayerGenerator> {
 public:

@@ -9,7 +9,10 @@
 // "Valid" convolution: the input is 2 pixels wider and higher than the
 // output.
 
+// perf_apps' Halide side includes this header with Halide's names (apps/bench).
+#ifndef LOOM_APP_HALIDE_SIDE
 #include "Loom.h"
+#endif
 
 class DepthwiseSeparableConvGenerator : public loom::Generator<DepthwiseSeparableConvGenerator> {
 public:

@@ -5,7 +5,10 @@
 // gradients Ix and Iy, their products summed over a 3x3 box (the structure
 // tensor), and det - k * trace^2 of it per pixel. Edges repeat.
 
+// perf_apps' Halide side includes this header with Halide's names (apps/bench).
+#ifndef LOOM_APP_HALIDE_SIDE
 #include "Loom.h"
+#endif
 
 class HarrisGenerator : public loom::Generator<HarrisGenerator> {
 public:

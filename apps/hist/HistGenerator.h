@@ -8,7 +8,10 @@
 // 255 * cdf(Y) / pixels; and the new Y with the old chroma converted
 // back to RGB.
 
+// perf_apps' Halide side includes this header with Halide's names (apps/bench).
+#ifndef LOOM_APP_HALIDE_SIDE
 #include "Loom.h"
+#endif
 
 class HistGenerator : public loom::Generator<HistGenerator> {
 public:

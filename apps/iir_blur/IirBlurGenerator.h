@@ -8,7 +8,10 @@
 // result transposed, so the row pass is a column pass over the transposed
 // image, and its transposed result is the output.
 
+// perf_apps' Halide side includes this header with Halide's names (apps/bench).
+#ifndef LOOM_APP_HALIDE_SIDE
 #include "Loom.h"
+#endif
 
 class IirBlurGenerator : public loom::Generator<IirBlurGenerator> {
 public:

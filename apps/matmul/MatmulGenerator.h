@@ -8,7 +8,10 @@
 // (for a host-opencl or host-cuda target) the schedule is a GPU one: see
 // schedule_gpu().
 
+// perf_apps' Halide side includes this header with Halide's names (apps/bench).
+#ifndef LOOM_APP_HALIDE_SIDE
 #include "Loom.h"
+#endif
 
 class MatmulGenerator : public loom::Generator<MatmulGenerator> {
 public:

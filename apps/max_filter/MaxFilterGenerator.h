@@ -11,7 +11,10 @@
 
 #include <vector>
 
+// perf_apps' Halide side includes this header with Halide's names (apps/bench).
+#ifndef LOOM_APP_HALIDE_SIDE
 #include "Loom.h"
+#endif
 
 class MaxFilterGenerator : public loom::Generator<MaxFilterGenerator> {
 public:

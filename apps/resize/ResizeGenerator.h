@@ -9,7 +9,10 @@
 // by their sum. Rows are resized first (into a buffer of output columns
 // and input rows), then columns. Edges repeat.
 
+// perf_apps' Halide side includes this header with Halide's names (apps/bench).
+#ifndef LOOM_APP_HALIDE_SIDE
 #include "Loom.h"
+#endif
 
 enum class ResizeKernel { Cubic, Lanczos };
 

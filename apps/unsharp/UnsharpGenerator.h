@@ -5,7 +5,10 @@
 // a 5-tap binomial kernel in y then x, the sharpened luminance divided by
 // the original gives a per-pixel ratio that scales all three channels.
 
+// perf_apps' Halide side includes this header with Halide's names (apps/bench).
+#ifndef LOOM_APP_HALIDE_SIDE
 #include "Loom.h"
+#endif
 
 class UnsharpGenerator : public loom::Generator<UnsharpGenerator> {
 public:

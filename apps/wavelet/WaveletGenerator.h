@@ -10,7 +10,10 @@
 // averages: a half-size image), 1 (row details averaged down columns),
 // 2 (row averages' column details) and 3 (details of details).
 
+// perf_apps' Halide side includes this header with Halide's names (apps/bench).
+#ifndef LOOM_APP_HALIDE_SIDE
 #include "Loom.h"
+#endif
 
 /** The forward transform: (width, height) uint8 to (width / 2, height / 2,
  * 4) int16 bands (width and height even). */

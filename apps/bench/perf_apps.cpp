@@ -1,0 +1,302 @@
+// perf_apps: every app's generator (apps/bench/app_list.inc) JIT-compiled
+// in this process by Loom and, built with LOOM_WITH_HALIDE, by Halide 14,
+// with the same algorithm and schedule. Per app it prints the median run
+// time of N runs (Loom and Halide runs alternate, so both see the same
+// machine load; the ratio of the fastest runs is printed too), the compile time (median of 3 fresh
+// generators: building the pipeline and JIT-compiling it), the Loom/Halide ratios, and the
+// throughput (output Mpixel/s, or GFLOP/s for matmul and the convolutions).
+// Both outputs are compared once. The table is also written as
+// apps_bench.csv and apps_bench.png (the ratios as bars) into the output
+// folder. Run on demand; asserts nothing about time. Exit code 1 when an
+// app fails on Loom or the outputs differ.
+//
+//   perf_apps [runs] [app...] [--out folder]
+//
+// runs: default 10. app...: only these apps. The output folder defaults to
+// the program's own folder. Threads: LOOM_NUM_THREADS and HL_NUM_THREADS
+// (either one set is copied to the other).
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app_bench.h"
+#include "bar_chart.h"
+#include "bench_side.h"
+
+using namespace loom_apps_bench;
+
+namespace {
+
+struct Options {
+    int runs = 10;
+    std::set<std::string> only;
+    std::string out_folder;
+};
+
+Options parse_options(int argc, char **argv) {
+    Options o;
+    std::string self = argv[0];
+    size_t slash = self.rfind('/');
+    o.out_folder = slash == std::string::npos ? "." : self.substr(0, slash);
+    for (int i = 1; i < argc; i++) {
+        if (!std::strcmp(argv[i], "--out") && i + 1 < argc)
+            o.out_folder = argv[++i];
+        else if (std::isdigit(static_cast<unsigned char>(argv[i][0])))
+            o.runs = std::max(1, std::atoi(argv[i]));
+        else
+            o.only.insert(argv[i]);
+    }
+    return o;
+}
+
+/** The vector extensions /proc/cpuinfo lists (x86 and Arm names). */
+std::string vector_features() {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    for (std::string line; std::getline(cpuinfo, line);) {
+        if (line.rfind("flags", 0) != 0 && line.rfind("Features", 0) != 0) continue;
+        std::istringstream words(line.substr(line.find(':') + 1));
+        std::string found;
+        for (std::string w; words >> w;)
+            if (w.rfind("sse4", 0) == 0 || w.rfind("avx", 0) == 0 || w == "fma" || w == "f16c" ||
+                w == "asimd" || w == "sve" || w == "sve2" || w == "asimddp")
+                found += (found.empty() ? "" : " ") + w;
+        return found.empty() ? "none listed" : found;
+    }
+    return "unknown";
+}
+
+/** LOOM_NUM_THREADS and HL_NUM_THREADS alike (either one given is copied). */
+std::string same_thread_counts() {
+    const char *loom_threads = std::getenv("LOOM_NUM_THREADS");
+    const char *halide_threads = std::getenv("HL_NUM_THREADS");
+    if (loom_threads && !halide_threads) setenv("HL_NUM_THREADS", loom_threads, 1);
+    if (halide_threads && !loom_threads) setenv("LOOM_NUM_THREADS", halide_threads, 1);
+    const char *n = std::getenv("LOOM_NUM_THREADS");
+    return n ? n : std::to_string(std::thread::hardware_concurrency()) + " (default)";
+}
+
+double median_compile_ms(SidePipeline &p) {
+    std::vector<double> ms;
+    for (int i = 0; i < 3; i++) {
+        auto t0 = std::chrono::steady_clock::now();
+        p.compile();
+        auto t1 = std::chrono::steady_clock::now();
+        ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[1];
+}
+
+/** Median and fastest of a side's timed runs, in ms. */
+struct Times {
+    double median = 0, fastest = 0;
+};
+
+/** `runs` calls each of a and b (b may be empty), alternating after one
+ * warm-up call of each, so that both see the same machine load. */
+std::pair<Times, Times> alternating_times(int runs, const std::function<void()> &a,
+                                          const std::function<void()> &b) {
+    auto time = [](const std::function<void()> &f) {
+        auto t0 = std::chrono::steady_clock::now();
+        f();
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+            .count();
+    };
+    std::vector<double> ms_a, ms_b;
+    for (int i = 0; i <= runs; i++) {
+        double ta = time(a), tb = b ? time(b) : 0;
+        if (i == 0) continue; // warm-up
+        ms_a.push_back(ta);
+        ms_b.push_back(tb);
+    }
+    auto summary = [](std::vector<double> &ms) {
+        std::sort(ms.begin(), ms.end());
+        return Times{ms[ms.size() / 2], ms[0]};
+    };
+    return {summary(ms_a), summary(ms_b)};
+}
+
+struct Row {
+    std::string name, unit, note;
+    double work = 0;
+    /** Medians of the runs (the figures), and the fastest runs (less
+     * sensitive to other work on a loaded machine). */
+    double loom_ms = 0, halide_ms = 0, loom_fastest_ms = 0, halide_fastest_ms = 0;
+    double loom_compile_ms = 0, halide_compile_ms = 0;
+    bool loom_ok = false, halide_ok = false, agree = false;
+    double max_difference = 0;
+
+    /** Loom/Halide (0 where Halide did not run or its output differs). */
+    double run_ratio() const { return agree ? loom_ms / halide_ms : 0; }
+    double fastest_ratio() const { return agree ? loom_fastest_ms / halide_fastest_ms : 0; }
+    double compile_ratio() const { return agree ? loom_compile_ms / halide_compile_ms : 0; }
+    double throughput(double ms) const {
+        return ms > 0 ? work / (ms * 1e-3) / (unit == "GFLOP/s" ? 1e9 : 1e6) : 0;
+    }
+};
+
+/** Largest difference between the outputs, and whether it is within tolerance
+ * (for floats, relative to the largest output value). */
+std::pair<double, bool> compare(const std::vector<double> &a, const std::vector<double> &b,
+                                double tolerance, bool relative) {
+    if (a.size() != b.size()) return {INFINITY, false};
+    double largest = 1, worst = 0;
+    for (size_t i = 0; i < a.size(); i++) {
+        largest = std::max(largest, std::abs(a[i]));
+        worst = std::max(worst, std::abs(a[i] - b[i]));
+    }
+    return {worst, worst <= tolerance * (relative ? largest : 1)};
+}
+
+Row bench_app(const SideApp &loom_app, const SideApp *halide_app, int runs) {
+    Row row;
+    row.name = loom_app.name;
+    row.unit = loom_app.unit;
+    row.work = loom_app.work;
+    SidePipeline loom_pipe, halide_pipe;
+    try {
+        loom_pipe = loom_app.make();
+        row.loom_compile_ms = median_compile_ms(loom_pipe);
+        loom_pipe.run();
+        row.loom_ok = true;
+    } catch (const std::exception &e) {
+        row.note = std::string("loom failed: ") + e.what();
+    }
+    if (halide_app) {
+        try {
+            halide_pipe = halide_app->make();
+            row.halide_compile_ms = median_compile_ms(halide_pipe);
+            halide_pipe.run();
+            row.halide_ok = true;
+        } catch (const std::exception &e) {
+            row.note = std::string("halide failed: ") + e.what();
+        }
+    }
+    if (row.loom_ok && row.halide_ok) {
+        auto [difference, within] = compare(loom_pipe.output(), halide_pipe.output(),
+                                            loom_pipe.tolerance, loom_pipe.tolerance < 1);
+        row.max_difference = difference;
+        row.agree = within;
+        if (!within) row.note = "outputs differ by up to " + std::to_string(difference);
+    }
+    if (row.loom_ok) {
+        std::function<void()> halide_run;
+        if (row.agree) halide_run = halide_pipe.run;
+        auto [l, h] = alternating_times(runs, loom_pipe.run, halide_run);
+        row.loom_ms = l.median;
+        row.loom_fastest_ms = l.fastest;
+        row.halide_ms = h.median;
+        row.halide_fastest_ms = h.fastest;
+    }
+    return row;
+}
+
+double geomean(const std::vector<double> &v) {
+    if (v.empty()) return 0;
+    double log_sum = 0;
+    for (double x : v) log_sum += std::log(x);
+    return std::exp(log_sum / double(v.size()));
+}
+
+void write_csv(const std::string &path, const std::vector<Row> &rows) {
+    std::ofstream csv(path);
+    csv << "app,loom_ms,halide_ms,run_ratio,loom_fastest_ms,halide_fastest_ms,fastest_ratio,"
+           "loom_compile_ms,halide_compile_ms,compile_ratio,loom_throughput,halide_throughput,"
+           "unit,outputs_agree,note\n";
+    for (const Row &r : rows) {
+        std::string note = r.note;
+        std::replace(note.begin(), note.end(), ',', ';');
+        std::replace(note.begin(), note.end(), '\n', ' ');
+        csv << r.name << ',' << r.loom_ms << ',' << r.halide_ms << ',' << r.run_ratio() << ','
+            << r.loom_fastest_ms << ',' << r.halide_fastest_ms << ',' << r.fastest_ratio() << ','
+            << r.loom_compile_ms << ',' << r.halide_compile_ms << ',' << r.compile_ratio() << ','
+            << r.throughput(r.loom_ms) << ',' << r.throughput(r.halide_ms) << ',' << r.unit << ','
+            << (r.agree ? "yes" : "no") << ',' << note << '\n';
+    }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    Options options = parse_options(argc, argv);
+    std::string threads = same_thread_counts();
+    std::printf("cpu: %s\nvector features: %s\nthreads: %s, runs: %d\n",
+                loom_apps::cpu_model().c_str(), vector_features().c_str(), threads.c_str(),
+                options.runs);
+    Side loom_build = loom_side(), halide_build;
+    std::printf("loom target: %s\n", loom_build.target.c_str());
+#ifdef LOOM_WITH_HALIDE
+    halide_build = halide_side();
+    std::printf("halide target: %s\n", halide_build.target.c_str());
+#else
+    std::printf("halide: not built (configure with -DLOOM_WITH_HALIDE=ON)\n");
+#endif
+
+    std::printf("\n%-25s %8s %8s %6s %6s | %8s %8s %6s | %8s %8s %-7s %s\n", "", "loom", "halide",
+                "", "fast", "loom", "halide", "", "loom", "halide", "", "");
+    std::printf("%-25s %8s %8s %6s %6s | %8s %8s %6s | %8s %8s %-7s %s\n", "app", "run ms",
+                "run ms", "ratio", "ratio", "jit ms", "jit ms", "ratio", "rate", "rate", "unit",
+                "note");
+    std::vector<Row> rows;
+    for (const SideApp &app : loom_build.apps) {
+        if (!options.only.empty() && !options.only.count(app.name)) continue;
+        const SideApp *halide_app = nullptr;
+        for (const SideApp &h : halide_build.apps)
+            if (h.name == app.name) halide_app = &h;
+        Row r = bench_app(app, halide_app, options.runs);
+        std::printf("%-25s %8.2f %8.2f %6.2f %6.2f | %8.1f %8.1f %6.2f | %8.1f %8.1f %-7s %s\n",
+                    r.name.c_str(), r.loom_ms, r.halide_ms, r.run_ratio(), r.fastest_ratio(),
+                    r.loom_compile_ms, r.halide_compile_ms, r.compile_ratio(),
+                    r.throughput(r.loom_ms), r.throughput(r.halide_ms), r.unit.c_str(),
+                    r.note.c_str());
+        std::fflush(stdout);
+        rows.push_back(r);
+    }
+
+    std::vector<double> run_ratios, fastest_ratios, compile_ratios;
+    std::vector<BarRow> bars;
+    bool ok = true;
+    for (const Row &r : rows) {
+        ok = ok && r.loom_ok && (r.agree || !r.halide_ok);
+        if (!r.agree) continue;
+        run_ratios.push_back(r.run_ratio());
+        fastest_ratios.push_back(r.fastest_ratio());
+        compile_ratios.push_back(r.compile_ratio());
+        bars.push_back({r.name, r.run_ratio(), r.compile_ratio()});
+    }
+    if (!run_ratios.empty()) {
+        double run_geomean = geomean(run_ratios), compile_geomean = geomean(compile_ratios);
+        std::printf("%-25s %8s %8s %6.2f %6.2f | %8s %8s %6.2f |   (loom/halide, %zu apps)\n",
+                    "geomean", "", "", run_geomean, geomean(fastest_ratios), "", "",
+                    compile_geomean, run_ratios.size());
+        bars.push_back({"geomean", run_geomean, compile_geomean});
+    }
+
+    std::string csv = options.out_folder + "/apps_bench.csv";
+    write_csv(csv, rows);
+    std::printf("\nwrote %s", csv.c_str());
+    if (!bars.empty()) {
+        std::string png = options.out_folder + "/apps_bench.png";
+        try {
+            write_bar_chart(png, "loom / halide 14 (lower is faster for loom)", "run time ratio",
+                            "jit compile time ratio", bars);
+            std::printf(" and %s", png.c_str());
+        } catch (const std::exception &e) {
+            std::printf(" (chart: %s)", e.what());
+        }
+    }
+    std::printf("\n");
+    return ok ? 0 : 1;
+}
