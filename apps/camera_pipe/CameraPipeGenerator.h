@@ -1,0 +1,171 @@
+#ifndef LOOM_APPS_CAMERA_PIPE_GENERATOR_H
+#define LOOM_APPS_CAMERA_PIPE_GENERATOR_H
+
+// A camera's raw-to-RGB pipeline on a 10-bit Bayer mosaic (GRBG: green and
+// red on even rows, blue and green on odd rows; even width and height), in
+// integers except the tone curve's table:
+// - deinterleave: the mosaic's four colour planes at half resolution
+//   (0: green of red rows, 1: red, 2: blue, 3: green of blue rows), each
+//   repeating its edge (before and after the suppression);
+// - hot-pixel suppression: a sample is lowered to the largest of its four
+//   nearest same-colour neighbours when it exceeds all of them (done on the
+//   planes, where those neighbours are one sample away);
+// - demosaic: bilinear, with rounded integer means; green at red and blue
+//   sites follows the edge (the mean of the pair, horizontal or vertical,
+//   that differs least; of both when they tie);
+// - colour correction: a 3x4 matrix in 1/256 (red, green, blue and an
+//   offset per output channel), rounded, clamped to [0, 1023];
+// - tone curve: a 1024-entry table to 8 bits, gamma then a smoothstep
+//   contrast blend, computed once in float (strict_float, so it rounds as
+//   plain C++ does);
+// - sharpen: the curved image plus strength/16 of its difference from a
+//   [1 2 1] x [1 2 1] / 16 blur (edges repeated), clamped to [0, 255].
+
+#include "Loom.h"
+
+class CameraPipeGenerator : public loom::Generator<CameraPipeGenerator> {
+public:
+    /** Output rows per parallel task. */
+    GeneratorParam<int> rows_per_task{"rows_per_task", 32, 2, 1024};
+    GeneratorParam<int> vector_width{"vector_width", 16, 1, 64};
+
+    Input<loom::Buffer<uint16_t, 2>> input{"input"};
+    /** (4, 3): per output channel (y), the weights of red, green and blue
+     * and an offset (x), in 1/256. */
+    Input<loom::Buffer<int16_t, 2>> color_matrix{"color_matrix"};
+    Input<float> gamma{"gamma", 2.2f, 0.1f, 10.0f};
+    /** 0: gamma only; 1: the full smoothstep. */
+    Input<float> contrast{"contrast", 0.5f, 0.0f, 1.0f};
+    /** In 1/16: 16 adds the whole difference from the blur. */
+    Input<int32_t> sharpen_strength{"sharpen_strength", 16, 0, 256};
+    Output<loom::Buffer<uint8_t, 3>> output{"output"};
+
+    loom::Var x{"x"}, y{"y"}, c{"c"}, i{"i"}, yo{"yo"}, yi{"yi"};
+    loom::Func planes{"planes"}, denoised{"denoised"}, demosaic{"demosaic"};
+    loom::Func corrected{"corrected"}, curve{"curve"}, curved{"curved"};
+
+    void generate() {
+        using loom::cast;
+        using loom::clamp;
+        using loom::Expr;
+        using loom::max;
+        using loom::min;
+        const Expr half_w = input.width() / 2, half_h = input.height() / 2;
+        planes(x, y, c) =
+            input(2 * clamp(x, 0, half_w - 1) + c % 2, 2 * clamp(y, 0, half_h - 1) + c / 2);
+        Expr brightest = max(max(planes(x - 1, y, c), planes(x + 1, y, c)),
+                             max(planes(x, y - 1, c), planes(x, y + 1, c)));
+        denoised(x, y, c) = min(planes(x, y, c), brightest);
+
+        // Quad (qx, qy) holds gr at (0, 0), r at (1, 0), b at (0, 1) and gb
+        // at (1, 1) of its 2x2 pixels.
+        // The denoised planes repeat their edges too.
+        loom::Func clean = loom::BoundaryConditions::repeat_edge(
+            denoised, {{0, half_w}, {0, half_h}, {Expr(), Expr()}});
+        Expr qx = x / 2, qy = y / 2;
+        auto sample = [&](int plane, int dx, int dy) {
+            return cast<int32_t>(clean(qx + dx, qy + dy, plane));
+        };
+        auto gr = [&](int dx, int dy) { return sample(0, dx, dy); };
+        auto r = [&](int dx, int dy) { return sample(1, dx, dy); };
+        auto b = [&](int dx, int dy) { return sample(2, dx, dy); };
+        auto gb = [&](int dx, int dy) { return sample(3, dx, dy); };
+        Expr green_at_r = edge_mean(gr(0, 0), gr(1, 0), gb(0, -1), gb(0, 0));
+        Expr green_at_b = edge_mean(gb(-1, 0), gb(0, 0), gr(0, 0), gr(0, 1));
+        Expr red = pick(mean2(r(-1, 0), r(0, 0)), r(0, 0),
+                        mean4(r(-1, 0), r(0, 0), r(-1, 1), r(0, 1)), mean2(r(0, 0), r(0, 1)));
+        Expr green = pick(gr(0, 0), green_at_r, green_at_b, gb(0, 0));
+        Expr blue = pick(mean2(b(0, -1), b(0, 0)), mean4(b(0, -1), b(1, -1), b(0, 0), b(1, 0)),
+                         b(0, 0), mean2(b(0, 0), b(1, 0)));
+        demosaic(x, y, c) = cast<uint16_t>(loom::mux(c, {red, green, blue}));
+
+        auto weight = [&](int k) { return cast<int32_t>(color_matrix(k, c)); };
+        auto channel = [&](int k) { return cast<int32_t>(demosaic(x, y, k)); };
+        Expr mixed =
+            weight(0) * channel(0) + weight(1) * channel(1) + weight(2) * channel(2) + weight(3);
+        corrected(x, y, c) = clamp((mixed + 128) >> 8, 0, 1023);
+
+        // The table: v = i / 1023, gamma applied, then blended towards the
+        // smoothstep of the result by `contrast`.
+        Expr v = cast<float>(i) * (1.0f / 1023.0f);
+        Expr g = loom::pow(v, 1.0f / gamma);
+        Expr s = g * g * (3.0f - 2.0f * g);
+        Expr toned = loom::strict_float(g + contrast * (s - g));
+        curve(i) = cast<uint8_t>(clamp(loom::strict_float(toned * 255.0f + 0.5f), 0.0f, 255.0f));
+        curved(x, y, c) = curve(corrected(x, y, c));
+
+        loom::Func edged = loom::BoundaryConditions::repeat_edge(
+            curved, {{0, input.width()}, {0, input.height()}, {Expr(), Expr()}});
+        auto at = [&](int dx, int dy) { return cast<int32_t>(edged(x + dx, y + dy, c)); };
+        Expr blur = (at(-1, -1) + 2 * at(0, -1) + at(1, -1) + 2 * at(-1, 0) + 4 * at(0, 0) +
+                     2 * at(1, 0) + at(-1, 1) + 2 * at(0, 1) + at(1, 1) + 8) >>
+                    4;
+        Expr sharpened = at(0, 0) + (((at(0, 0) - blur) * sharpen_strength + 8) >> 4);
+        output(x, y, c) = cast<uint8_t>(clamp(sharpened, 0, 255));
+    }
+
+    void schedule() {
+        // The benchmark's sizes, for auto-schedulers (set here so that the
+        // algorithm in generate() stays free of them).
+        input.set_estimates({{0, 3000}, {0, 2002}});
+        color_matrix.set_estimates({{0, 4}, {0, 3}});
+        gamma.set_estimate(2.2f);
+        contrast.set_estimate(0.5f);
+        sharpen_strength.set_estimate(16);
+        output.set_estimates({{0, 3000}, {0, 2002}, {0, 3}});
+        // The table covers every corrected value.
+        curve.bound(i, 0, 1024);
+        if (using_autoscheduler()) return;
+        // The table once (scalar: its pow calls stay libm's). Strips of
+        // output rows, one task each: the strip's denoised planes (the rows
+        // its quads read), then its demosaiced pixels (the strip and the
+        // rows the sharpen reaches), then the output with the colour
+        // correction and the curve computed per pixel in it (the curved
+        // image's 3x3 reads recompute them: cheaper than storing them,
+        // the table read being a gather either way). Colour channels are
+        // unrolled, x vectorized.
+        curve.compute_root();
+        output.bound(c, 0, 3)
+            .split(y, yo, yi, rows_per_task)
+            .reorder(c, x, yi, yo)
+            .parallel(yo)
+            .vectorize(x, vector_width)
+            .unroll(c);
+        curved.compute_at(output, yo)
+            .bound(c, 0, 3)
+            .reorder(c, x, y)
+            .vectorize(x, vector_width)
+            .unroll(c);
+        demosaic.compute_at(output, yo)
+            .bound(c, 0, 3)
+            .reorder(c, x, y)
+            .vectorize(x, vector_width)
+            .unroll(c);
+        denoised.compute_at(output, yo)
+            .bound(c, 0, 4)
+            .reorder(c, x, y)
+            .vectorize(x, vector_width)
+            .unroll(c);
+    }
+
+private:
+    /** The value at the pixel's place in its quad: gr, r, b or gb site. */
+    loom::Expr pick(loom::Expr at_gr, loom::Expr at_r, loom::Expr at_b, loom::Expr at_gb) {
+        loom::Expr odd_x = x % 2 == 1, odd_y = y % 2 == 1;
+        return loom::select(odd_y, loom::select(odd_x, at_gb, at_b),
+                            loom::select(odd_x, at_r, at_gr));
+    }
+    static loom::Expr mean2(loom::Expr a, loom::Expr b) { return (a + b + 1) >> 1; }
+    static loom::Expr mean4(loom::Expr a, loom::Expr b, loom::Expr c, loom::Expr d) {
+        return (a + b + c + d + 2) >> 2;
+    }
+    /** Green from a horizontal pair (h0, h1) and a vertical pair (v0, v1):
+     * the mean of the pair that differs least, of both pairs on a tie. */
+    static loom::Expr edge_mean(loom::Expr h0, loom::Expr h1, loom::Expr v0, loom::Expr v1) {
+        loom::Expr dh = loom::abs(h0 - h1), dv = loom::abs(v0 - v1);
+        loom::Expr h = mean2(h0, h1), v = mean2(v0, v1);
+        return loom::select(dh < dv, h, loom::select(dv < dh, v, mean2(h, v)));
+    }
+};
+
+#endif
