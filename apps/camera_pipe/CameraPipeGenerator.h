@@ -6,7 +6,8 @@
 // integers except the tone curve's table:
 // - deinterleave: the mosaic's four colour planes at half resolution
 //   (0: green of red rows, 1: red, 2: blue, 3: green of blue rows), each
-//   repeating its edge (before and after the suppression);
+//   repeating its edge (the suppression and the demosaic read the planes
+//   beyond it as they read them inside);
 // - hot-pixel suppression: a sample is lowered to the largest of its four
 //   nearest same-colour neighbours when it exceeds all of them (done on the
 //   planes, where those neighbours are one sample away);
@@ -22,6 +23,7 @@
 //   [1 2 1] x [1 2 1] / 16 blur (edges repeated), clamped to [0, 255].
 
 #include "Loom.h"
+#include "app_schedule.h"
 
 class CameraPipeGenerator : public loom::Generator<CameraPipeGenerator> {
 public:
@@ -40,9 +42,10 @@ public:
     Input<int32_t> sharpen_strength{"sharpen_strength", 16, 0, 256};
     Output<loom::Buffer<uint8_t, 3>> output{"output"};
 
-    loom::Var x{"x"}, y{"y"}, c{"c"}, i{"i"}, yo{"yo"}, yi{"yi"};
+    loom::Var x{"x"}, y{"y"}, c{"c"}, site{"site"}, i{"i"}, yo{"yo"}, yi{"yi"};
     loom::Func planes{"planes"}, denoised{"denoised"}, demosaic{"demosaic"};
-    loom::Func corrected{"corrected"}, curve{"curve"}, curved{"curved"};
+    loom::Func corrected{"corrected"}, curve{"curve"}, curved_quads{"curved_quads"};
+    loom::Func curved{"curved"};
 
     void generate() {
         using loom::cast;
@@ -57,14 +60,11 @@ public:
                              max(planes(x, y - 1, c), planes(x, y + 1, c)));
         denoised(x, y, c) = min(planes(x, y, c), brightest);
 
-        // Quad (qx, qy) holds gr at (0, 0), r at (1, 0), b at (0, 1) and gb
-        // at (1, 1) of its 2x2 pixels.
-        // The denoised planes repeat their edges too.
-        loom::Func clean = loom::BoundaryConditions::repeat_edge(
-            denoised, {{0, half_w}, {0, half_h}, {Expr(), Expr()}});
-        Expr qx = x / 2, qy = y / 2;
+        // The demosaic, per quad (x, y) of the mosaic and per site s of the
+        // quad: gr at (0, 0), r at (1, 0), b at (0, 1) and gb at (1, 1) of
+        // its 2x2 pixels (so that the planes are read at whole offsets).
         auto sample = [&](int plane, int dx, int dy) {
-            return cast<int32_t>(clean(qx + dx, qy + dy, plane));
+            return cast<int32_t>(denoised(x + dx, y + dy, plane));
         };
         auto gr = [&](int dx, int dy) { return sample(0, dx, dy); };
         auto r = [&](int dx, int dy) { return sample(1, dx, dy); };
@@ -72,18 +72,20 @@ public:
         auto gb = [&](int dx, int dy) { return sample(3, dx, dy); };
         Expr green_at_r = edge_mean(gr(0, 0), gr(1, 0), gb(0, -1), gb(0, 0));
         Expr green_at_b = edge_mean(gb(-1, 0), gb(0, 0), gr(0, 0), gr(0, 1));
-        Expr red = pick(mean2(r(-1, 0), r(0, 0)), r(0, 0),
-                        mean4(r(-1, 0), r(0, 0), r(-1, 1), r(0, 1)), mean2(r(0, 0), r(0, 1)));
-        Expr green = pick(gr(0, 0), green_at_r, green_at_b, gb(0, 0));
-        Expr blue = pick(mean2(b(0, -1), b(0, 0)), mean4(b(0, -1), b(1, -1), b(0, 0), b(1, 0)),
-                         b(0, 0), mean2(b(0, 0), b(1, 0)));
-        demosaic(x, y, c) = cast<uint16_t>(loom::mux(c, {red, green, blue}));
+        auto rgb = [&](Expr red, Expr green, Expr blue) {
+            return loom::mux(c, {red, green, blue});
+        };
+        Expr at_gr = rgb(mean2(r(-1, 0), r(0, 0)), gr(0, 0), mean2(b(0, -1), b(0, 0)));
+        Expr at_r = rgb(r(0, 0), green_at_r, mean4(b(0, -1), b(1, -1), b(0, 0), b(1, 0)));
+        Expr at_b = rgb(mean4(r(-1, 0), r(0, 0), r(-1, 1), r(0, 1)), green_at_b, b(0, 0));
+        Expr at_gb = rgb(mean2(r(0, 0), r(0, 1)), gb(0, 0), mean2(b(0, 0), b(1, 0)));
+        demosaic(x, y, c, site) = cast<uint16_t>(loom::mux(site, {at_gr, at_r, at_b, at_gb}));
 
         auto weight = [&](int k) { return cast<int32_t>(color_matrix(k, c)); };
-        auto channel = [&](int k) { return cast<int32_t>(demosaic(x, y, k)); };
+        auto channel = [&](int k) { return cast<int32_t>(demosaic(x, y, k, site)); };
         Expr mixed =
             weight(0) * channel(0) + weight(1) * channel(1) + weight(2) * channel(2) + weight(3);
-        corrected(x, y, c) = clamp((mixed + 128) >> 8, 0, 1023);
+        corrected(x, y, c, site) = clamp((mixed + 128) >> 8, 0, 1023);
 
         // The table: v = i / 1023, gamma applied, then blended towards the
         // smoothstep of the result by `contrast`.
@@ -92,7 +94,10 @@ public:
         Expr s = g * g * (3.0f - 2.0f * g);
         Expr toned = loom::strict_float(g + contrast * (s - g));
         curve(i) = cast<uint8_t>(clamp(loom::strict_float(toned * 255.0f + 0.5f), 0.0f, 255.0f));
-        curved(x, y, c) = curve(corrected(x, y, c));
+        curved_quads(x, y, c, site) = curve(corrected(x, y, c, site));
+        // Back to pixels: pixel (x, y) is site (x % 2, y % 2) of quad
+        // (x / 2, y / 2).
+        curved(x, y, c) = curved_quads(x / 2, y / 2, c, x % 2 + 2 * (y % 2));
 
         loom::Func edged = loom::BoundaryConditions::repeat_edge(
             curved, {{0, input.width()}, {0, input.height()}, {Expr(), Expr()}});
@@ -117,44 +122,29 @@ public:
         curve.bound(i, 0, 1024);
         if (using_autoscheduler()) return;
         // The table once (scalar: its pow calls stay libm's). Strips of
-        // output rows, one task each: the strip's denoised planes (the rows
-        // its quads read), then its demosaiced pixels (the strip and the
-        // rows the sharpen reaches), then the output with the colour
-        // correction and the curve computed per pixel in it (the curved
-        // image's 3x3 reads recompute them: cheaper than storing them,
-        // the table read being a gather either way). Colour channels are
-        // unrolled, x vectorized.
+        // output rows, one task each, each stage computed for the strip
+        // (and the rows the next one reaches) in turn: the deinterleaved
+        // planes (strided loads) and the suppression on them; the
+        // demosaic, then the colour correction and the curve, per quad
+        // with its 4 sites and 3 colours unrolled (the planes read by
+        // dense loads); the curved pixels taken from their quads (one
+        // gather); the sharpen, per pixel. x is vectorized throughout.
         curve.compute_root();
-        output.bound(c, 0, 3)
-            .split(y, yo, yi, rows_per_task)
-            .reorder(c, x, yi, yo)
-            .parallel(yo)
-            .vectorize(x, vector_width)
-            .unroll(c);
-        curved.compute_at(output, yo)
-            .bound(c, 0, 3)
-            .reorder(c, x, y)
-            .vectorize(x, vector_width)
-            .unroll(c);
-        demosaic.compute_at(output, yo)
-            .bound(c, 0, 3)
-            .reorder(c, x, y)
-            .vectorize(x, vector_width)
-            .unroll(c);
-        denoised.compute_at(output, yo)
-            .bound(c, 0, 4)
-            .reorder(c, x, y)
-            .vectorize(x, vector_width)
-            .unroll(c);
+        loom_apps::strips_of_rows(output, x, y, c, yo, yi, 3, rows_per_task, vector_width);
+        loom_apps::channels_unrolled(curved.compute_at(output, yo), x, y, c, 3, vector_width);
+        for (loom::Func f : {demosaic, curved_quads})
+            f.compute_at(output, yo)
+                .bound(c, 0, 3)
+                .bound(site, 0, 4)
+                .reorder(c, site, x, y)
+                .vectorize(x, vector_width)
+                .unroll(c)
+                .unroll(site);
+        for (loom::Func f : {planes, denoised})
+            loom_apps::channels_unrolled(f.compute_at(output, yo), x, y, c, 4, vector_width);
     }
 
 private:
-    /** The value at the pixel's place in its quad: gr, r, b or gb site. */
-    loom::Expr pick(loom::Expr at_gr, loom::Expr at_r, loom::Expr at_b, loom::Expr at_gb) {
-        loom::Expr odd_x = x % 2 == 1, odd_y = y % 2 == 1;
-        return loom::select(odd_y, loom::select(odd_x, at_gb, at_b),
-                            loom::select(odd_x, at_r, at_gr));
-    }
     static loom::Expr mean2(loom::Expr a, loom::Expr b) { return (a + b + 1) >> 1; }
     static loom::Expr mean4(loom::Expr a, loom::Expr b, loom::Expr c, loom::Expr d) {
         return (a + b + c + d + 2) >> 2;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "CameraPipeGenerator.h"
+#include "app_check.h"
 #include "app_driver.h"
 #include "app_images.h"
 #include "camera_pipe.h"
@@ -49,14 +50,7 @@ Buffer<int16_t> make_matrix() {
 }
 
 int compare(const Buffer<uint8_t> &want, const Buffer<uint8_t> &got) {
-    int failures = 0;
-    for (int c = 0; c < 3; c++)
-        for (int y = 0; y < want.height(); y++)
-            for (int x = 0; x < want.width(); x++)
-                if (want(x, y, c) != got(x, y, c) && failures++ < 10)
-                    std::printf("camera_pipe(%d, %d, %d) = %d, expected %d\n", x, y, c,
-                                got(x, y, c), want(x, y, c));
-    return failures;
+    return loom_apps::count_exact_mismatches("camera_pipe", want, got);
 }
 
 } // namespace

@@ -29,15 +29,12 @@ inline loom::Buffer<uint8_t> camera_pipe_reference(const loom::Buffer<uint16_t> 
     };
     auto mosaic = [&](int x, int y) { return int(raw(clamp_parity(x, W), clamp_parity(y, H))); };
 
-    std::vector<int> clean(size_t(W) * size_t(H));
-    for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++) {
-            int brightest =
-                std::max({mosaic(x - 2, y), mosaic(x + 2, y), mosaic(x, y - 2), mosaic(x, y + 2)});
-            clean[size_t(y) * size_t(W) + size_t(x)] = std::min(mosaic(x, y), brightest);
-        }
+    // The suppressed mosaic, anywhere (beyond the image too, where the
+    // samples it compares are the repeated edge's).
     auto at = [&](int x, int y) {
-        return clean[size_t(clamp_parity(y, H)) * size_t(W) + size_t(clamp_parity(x, W))];
+        int brightest =
+            std::max({mosaic(x - 2, y), mosaic(x + 2, y), mosaic(x, y - 2), mosaic(x, y + 2)});
+        return std::min(mosaic(x, y), brightest);
     };
     auto mean2 = [](int a, int b) { return (a + b + 1) >> 1; };
     auto mean4 = [](int a, int b, int c, int d) { return (a + b + c + d + 2) >> 2; };

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "HistGenerator.h"
+#include "app_check.h"
 #include "app_driver.h"
 #include "app_images.h"
 #include "hist.h"
@@ -70,14 +71,7 @@ Buffer<uint8_t> reference(const Buffer<uint8_t> &in) {
 }
 
 int compare(const Buffer<uint8_t> &want, const Buffer<uint8_t> &got) {
-    int failures = 0;
-    for (int c = 0; c < 3; c++)
-        for (int y = 0; y < want.height(); y++)
-            for (int x = 0; x < want.width(); x++)
-                if (want(x, y, c) != got(x, y, c) && failures++ < 10)
-                    std::printf("hist(%d, %d, %d) = %d, expected %d\n", x, y, c, got(x, y, c),
-                                want(x, y, c));
-    return failures;
+    return loom_apps::count_exact_mismatches("hist", want, got);
 }
 
 } // namespace

@@ -18,6 +18,7 @@
 #include <limits>
 
 #include "Loom.h"
+#include "app_schedule.h"
 
 class LensBlurGenerator : public loom::Generator<LensBlurGenerator> {
 public:
@@ -35,7 +36,9 @@ public:
 
     loom::Var x{"x"}, y{"y"}, z{"z"}, c{"c"}, k{"k"}, yo{"yo"}, yi{"yi"};
     loom::Func cost{"cost"}, cost_rows{"cost_rows"}, disparity{"disparity"};
-    loom::Func area{"area"}, spread{"spread"}, blurred{"blurred"};
+    loom::Func left_edged{"left_edged"}, right_edged{"right_edged"};
+    loom::Func area{"area"}, spread{"spread"}, depth{"depth"}, circle_squared{"circle_squared"};
+    loom::Func share{"share"}, blurred{"blurred"};
     loom::RDom depths, circle, box;
 
     void generate() {
@@ -45,14 +48,18 @@ public:
         using loom::select;
         namespace BC = loom::BoundaryConditions;
         const int R = max_radius;
-        loom::Func l = BC::repeat_edge(left), r = BC::repeat_edge(right);
+        // The views with their edges repeated (computed per strip, so
+        // that the stages below read them with dense loads).
+        left_edged(x, y, c) = BC::repeat_edge(left)(x, y, c);
+        right_edged(x, y, c) = BC::repeat_edge(right)(x, y, c);
         auto channel = [&](loom::Func f, Expr u, Expr v, Expr ch) {
             return cast<int32_t>(f(u, v, ch));
         };
 
         Expr sad = 0;
         for (int ch = 0; ch < 3; ch++)
-            sad = sad + loom::abs(channel(l, x, y, ch) - channel(r, x - z, y, ch));
+            sad =
+                sad + loom::abs(channel(left_edged, x, y, ch) - channel(right_edged, x - z, y, ch));
         cost(x, y, z) = cast<uint16_t>(sad);
         Expr rows = cast<int32_t>(cost(x, y - 2, z));
         for (int j = -1; j <= 2; j++) rows = rows + cast<int32_t>(cost(x, y + j, z));
@@ -77,20 +84,22 @@ public:
         area(k) += select(circle.x * circle.x + circle.y * circle.y <= k * k, 1, 0);
         spread(k) = 65536 / area(k);
 
-        loom::Func depth =
-            BC::repeat_edge(disparity_value(), {{0, left.width()}, {0, left.height()}});
-        auto radius = [&](Expr u, Expr v) {
-            // (Clamped below too, so that the table's index has bounds.)
-            return clamp(cast<int32_t>(loom::abs(depth(u, v) - focus)), 0, R);
-        };
+        // Per pixel (edges repeated): its disparity, the square of its
+        // circle's radius and its share.
+        depth(x, y) = disparity(clamp(x, 0, left.width() - 1), clamp(y, 0, left.height() - 1))[0];
+        // (Clamped below too, so that the table's index has bounds.)
+        Expr radius = clamp(cast<int32_t>(loom::abs(depth(x, y) - focus)), 0, R);
+        circle_squared(x, y) = radius * radius;
+        share(x, y) = spread(radius);
+
         box = loom::RDom({{-R, 2 * R + 1}, {-R, 2 * R + 1}}, "box");
         Expr u = x + box.x, v = y + box.y;
-        Expr reach = radius(u, v);
-        Expr reaches = box.x * box.x + box.y * box.y <= reach * reach && depth(u, v) >= depth(x, y);
-        Expr w = select(reaches, spread(reach), 0);
+        Expr reaches =
+            box.x * box.x + box.y * box.y <= circle_squared(u, v) && depth(u, v) >= depth(x, y);
+        Expr w = select(reaches, share(u, v), 0);
         // c = 0, 1, 2: weighted colour sums; c = 3: sum of weights.
         blurred(x, y, c) = 0;
-        blurred(x, y, c) += w * select(c < 3, channel(l, u, v, loom::min(c, 2)), 1);
+        blurred(x, y, c) += w * select(c < 3, channel(left_edged, u, v, loom::min(c, 2)), 1);
         Expr total = blurred(x, y, 3);
         output(x, y, c) = cast<uint8_t>((blurred(x, y, c) + total / 2) / total);
     }
@@ -107,38 +116,29 @@ public:
         spread.bound(k, 0, R + 1);
         if (using_autoscheduler()) return;
         // The circle table once. Strips of output rows, one task each:
-        // the strip's disparities (and the rows the blur reaches), row by
+        // the strip's views with their edges (so that every read below is
+        // a dense load, not a gather of clamped coordinates); the strip's
+        // disparities (and the rows the blur reaches), row by
         // row: the row's box-summed costs for every disparity, from the
         // per-pixel costs of the five rows around it; the search over the
         // disparities vectorized along x. Then the strip's sums, over the
         // box of offsets outside the pixels, vectorized along x with the
-        // four sums unrolled; the output divides.
+        // four sums unrolled, reading the depth, circle and share of each
+        // source pixel, computed per strip; the output divides.
         area.compute_root();
         spread.compute_root();
-        output.bound(c, 0, 3)
-            .split(y, yo, yi, rows_per_task)
-            .reorder(c, x, yi, yo)
-            .parallel(yo)
-            .vectorize(x, vector_width)
-            .unroll(c);
-        blurred.compute_at(output, yo)
-            .bound(c, 0, 4)
-            .reorder(c, x, y)
-            .vectorize(x, vector_width)
-            .unroll(c);
+        for (loom::Func f : {left_edged, right_edged, depth, circle_squared, share})
+            f.compute_at(output, yo).vectorize(x, vector_width);
+        loom_apps::strips_of_rows(output, x, y, c, yo, yi, 3, rows_per_task, vector_width);
+        loom_apps::channels_unrolled(blurred.compute_at(output, yo), x, y, c, 4, vector_width);
         blurred.update().reorder(c, x, box.x, box.y, y).vectorize(x, vector_width).unroll(c);
         disparity.compute_at(output, yo).vectorize(x, vector_width);
         disparity.update().reorder(x, depths.x, y).vectorize(x, vector_width);
         cost_rows.compute_at(disparity, y).reorder(x, z, y).vectorize(x, vector_width);
-        cost.compute_at(disparity, y).reorder(x, z, y).vectorize(x, vector_width);
-    }
-
-private:
-    /** The disparity alone (element 0 of the Tuple). */
-    loom::Func disparity_value() {
-        loom::Func d("disparity_value");
-        d(x, y) = disparity(x, y)[0];
-        return d;
+        cost.store_at(output, yo)
+            .compute_at(disparity, y)
+            .reorder(x, z, y)
+            .vectorize(x, vector_width);
     }
 };
 

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "LensBlurGenerator.h"
+#include "app_check.h"
 #include "app_driver.h"
 #include "app_images.h"
 #include "lens_blur.h"
@@ -54,14 +55,7 @@ StereoPair make_pair(const std::string &png, int width, int height) {
 }
 
 int compare(const Buffer<uint8_t> &want, const Buffer<uint8_t> &got) {
-    int failures = 0;
-    for (int c = 0; c < 3; c++)
-        for (int y = 0; y < want.height(); y++)
-            for (int x = 0; x < want.width(); x++)
-                if (want(x, y, c) != got(x, y, c) && failures++ < 10)
-                    std::printf("lens_blur(%d, %d, %d) = %d, expected %d\n", x, y, c, got(x, y, c),
-                                want(x, y, c));
-    return failures;
+    return loom_apps::count_exact_mismatches("lens_blur", want, got);
 }
 
 } // namespace

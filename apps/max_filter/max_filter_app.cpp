@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "MaxFilterGenerator.h"
+#include "app_check.h"
 #include "app_driver.h"
 #include "loom_image_io.h"
 #include "max_filter.h"
@@ -64,14 +65,7 @@ Buffer<uint8_t> reference(const Buffer<uint8_t> &in) {
 }
 
 int compare(const Buffer<uint8_t> &want, const Buffer<uint8_t> &got) {
-    int failures = 0;
-    for (int c = 0; c < want.channels(); c++)
-        for (int y = 0; y < want.height(); y++)
-            for (int x = 0; x < want.width(); x++)
-                if (want(x, y, c) != got(x, y, c) && failures++ < 10)
-                    std::printf("max_filter(%d, %d, %d) = %d, expected %d\n", x, y, c, got(x, y, c),
-                                want(x, y, c));
-    return failures;
+    return loom_apps::count_exact_mismatches("max_filter", want, got);
 }
 
 } // namespace
