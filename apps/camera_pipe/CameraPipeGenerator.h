@@ -96,12 +96,13 @@ public:
         curve(i) = cast<uint8_t>(clamp(loom::strict_float(toned * 255.0f + 0.5f), 0.0f, 255.0f));
         curved_quads(x, y, c, site) = curve(corrected(x, y, c, site));
         // Back to pixels: pixel (x, y) is site (x % 2, y % 2) of quad
-        // (x / 2, y / 2).
-        curved(x, y, c) = curved_quads(x / 2, y / 2, c, x % 2 + 2 * (y % 2));
+        // (x / 2, y / 2); beyond the image, the nearest pixel's value (the
+        // sharpen's edge, repeated here rather than in the sharpen's nine
+        // reads, which keeps bounds inference small).
+        Expr px = clamp(x, 0, input.width() - 1), py = clamp(y, 0, input.height() - 1);
+        curved(x, y, c) = curved_quads(px / 2, py / 2, c, px % 2 + 2 * (py % 2));
 
-        loom::Func edged = loom::BoundaryConditions::repeat_edge(
-            curved, {{0, input.width()}, {0, input.height()}, {Expr(), Expr()}});
-        auto at = [&](int dx, int dy) { return cast<int32_t>(edged(x + dx, y + dy, c)); };
+        auto at = [&](int dx, int dy) { return cast<int32_t>(curved(x + dx, y + dy, c)); };
         Expr blur = (at(-1, -1) + 2 * at(0, -1) + at(1, -1) + 2 * at(-1, 0) + 4 * at(0, 0) +
                      2 * at(1, 0) + at(-1, 1) + 2 * at(0, 1) + at(1, 1) + 8) >>
                     4;
