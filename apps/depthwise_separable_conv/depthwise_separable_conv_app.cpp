@@ -12,22 +12,16 @@
 #include <vector>
 
 #include "DepthwiseSeparableConvGenerator.h"
-#include "app_autoschedule.h"
-#include "app_bench.h"
+#include "app_driver.h"
+#include "app_tensors.h"
 #include "depthwise_separable_conv.h"
 
 using loom::Buffer;
 
 namespace {
 
-struct Shape {
-    int n, ci, co, w, h; // batch, channels in and out, output width and height
-};
-
-float random_value(uint32_t &seed, float scale) {
-    seed = seed * 1664525u + 1013904223u;
-    return (float((seed >> 8) % 20001) / 10000.0f - 1.0f) * scale;
-}
+using Shape = loom_apps::ConvShape;
+using loom_apps::random_value;
 
 struct Layer {
     Buffer<float> input, dw_filter, dw_bias, pw_filter, pw_bias, output;
@@ -113,49 +107,18 @@ int main(int argc, char **argv) {
     // need at least their factor (32 rows).
     Shape shape = bench ? Shape{4, 32, 64, 112, 112} : Shape{2, 12, 20, 117, 35};
     Layer l(shape);
-    if (int err = run(l)) {
-        std::printf("depthwise_separable_conv failed with error %d\n", err);
-        return 1;
-    }
-    Buffer<float> want = reference(l, shape);
-    if (int failures = compare(want, l.output)) {
-        std::printf("depthwise_separable_conv_app: %d mismatches\n", failures);
-        return 1;
-    }
-    std::printf("depthwise_separable_conv_app: %d images of %dx%d, %d to %d channels ok\n", shape.n,
-                shape.w, shape.h, shape.ci, shape.co);
-
-    Buffer<float> other(shape.w, shape.h, shape.co, shape.n);
-    if (loom_apps::has_flag(argc, argv, "--auto")) {
-        // The auto-scheduler's and a short tuning run's schedules, checked.
-        auto rows = loom_apps::bench_automatic<DepthwiseSeparableConvGenerator>(
-            "depthwise_separable_conv", [&](DepthwiseSeparableConvGenerator &g) { setup(g, l); },
-            loom::Realization({other}), [&] { return compare(want, other) == 0; }, 0,
-            loom_apps::app_tune_seconds(), 3);
-        if (!rows.ok) return 1;
-    }
-    if (bench) {
-        loom_apps::print_machine(loom::get_host_target().to_string());
-        DepthwiseSeparableConvGenerator g;
-        loom::Pipeline p = g.build_pipeline();
-        setup(g, l);
-        p.compile_jit();
-        auto [aot_ms, jit_ms] = loom_apps::alternating_median_ms(
-            20, [&] { run(l); }, [&] { p.realize(loom::Realization({other})); });
-        if (compare(want, other)) {
-            std::printf("depthwise_separable_conv_app: the JIT output differs\n");
-            return 1;
-        }
-        double flops = 2.0 * shape.n * shape.w * shape.h * (shape.ci * 9.0 + shape.ci * shape.co);
-        std::printf("depthwise_separable_conv %d images of %dx%d, %d to %d channels: AOT %.3f ms "
-                    "(%.1f GFLOP/s), JIT %.3f ms, AOT/JIT %.2f\n",
-                    shape.n, shape.w, shape.h, shape.ci, shape.co, aot_ms, flops / aot_ms * 1e-6,
-                    jit_ms, aot_ms / jit_ms);
-        auto rows = loom_apps::bench_automatic<DepthwiseSeparableConvGenerator>(
-            "depthwise_separable_conv", [&](DepthwiseSeparableConvGenerator &g) { setup(g, l); },
-            loom::Realization({other}), [&] { return compare(want, other) == 0; }, jit_ms,
-            loom_apps::app_tune_seconds(), 20);
-        if (!rows.ok) return 1;
-    }
-    return 0;
+    Buffer<float> want, other(shape.w, shape.h, shape.co, shape.n);
+    loom_apps::AppDriver<DepthwiseSeparableConvGenerator> app;
+    app.name = "depthwise_separable_conv";
+    app.size = loom_apps::conv_shape_text(shape);
+    app.run = [&] { return run(l); };
+    app.check = [&] {
+        want = reference(l, shape);
+        return compare(want, l.output);
+    };
+    app.setup = [&](DepthwiseSeparableConvGenerator &g) { setup(g, l); };
+    app.other = loom::Realization({other});
+    app.check_other = [&] { return compare(want, other); };
+    app.flops = 2.0 * shape.n * shape.w * shape.h * (shape.ci * 9.0 + shape.ci * shape.co);
+    return loom_apps::run_app_driver(argc, argv, app);
 }

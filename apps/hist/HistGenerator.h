@@ -12,6 +12,7 @@
 #ifndef LOOM_APP_HALIDE_SIDE
 #include "Loom.h"
 #endif
+#include "app_schedule.h"
 
 class HistGenerator : public loom::Generator<HistGenerator> {
 public:
@@ -78,12 +79,7 @@ public:
         histogram.update().vectorize(i, 8);
         cdf.compute_root();
         equalize.compute_root().vectorize(i, 8);
-        output.bound(c, 0, 3)
-            .split(y, yo, yi, rows_per_task)
-            .reorder(c, x, yi, yo)
-            .parallel(yo)
-            .vectorize(x, vector_width)
-            .unroll(c);
+        loom_apps::strips_of_rows(output, x, y, c, yo, yi, 3, rows_per_task, vector_width);
     }
 };
 

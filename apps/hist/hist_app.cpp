@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "HistGenerator.h"
-#include "app_autoschedule.h"
-#include "app_bench.h"
+#include "app_check.h"
+#include "app_driver.h"
 #include "app_images.h"
 #include "hist.h"
 
@@ -71,64 +71,25 @@ Buffer<uint8_t> reference(const Buffer<uint8_t> &in) {
 }
 
 int compare(const Buffer<uint8_t> &want, const Buffer<uint8_t> &got) {
-    int failures = 0;
-    for (int c = 0; c < 3; c++)
-        for (int y = 0; y < want.height(); y++)
-            for (int x = 0; x < want.width(); x++)
-                if (want(x, y, c) != got(x, y, c) && failures++ < 10)
-                    std::printf("hist(%d, %d, %d) = %d, expected %d\n", x, y, c, got(x, y, c),
-                                want(x, y, c));
-    return failures;
+    return loom_apps::count_exact_mismatches("hist", want, got);
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-    auto [bench, in_png, out_png] = loom_apps::parse_app_args(argc, argv);
+    auto args = loom_apps::parse_app_args(argc, argv);
     // Sizes that are not multiples of the vector width or the rows per task.
-    Buffer<uint8_t> in =
-        bench && in_png.empty() ? make_input("", 3001, 2003) : make_input(in_png, 641, 479);
-    Buffer<uint8_t> out(in.width(), in.height(), 3);
-
-    if (int err = hist(in.raw_buffer(), out.raw_buffer())) {
-        std::printf("hist failed with error %d\n", err);
-        return 1;
-    }
-    if (int failures = compare(reference(in), out)) {
-        std::printf("hist_app: %d mismatches\n", failures);
-        return 1;
-    }
-    if (!out_png.empty()) loom::image_io::save_png(out, out_png);
-    std::printf("hist_app: %dx%d ok\n", out.width(), out.height());
-
-    if (loom_apps::has_flag(argc, argv, "--auto")) {
-        // The auto-scheduler's and a short tuning run's schedules, checked.
-        Buffer<uint8_t> auto_out(out.width(), out.height(), 3);
-        auto rows = loom_apps::bench_automatic<HistGenerator>(
-            "hist", [&](HistGenerator &g) { g.input.set(in); }, loom::Realization({auto_out}),
-            [&] { return compare(out, auto_out) == 0; }, 0, loom_apps::app_tune_seconds(), 3);
-        if (!rows.ok) return 1;
-    }
-    if (bench) {
-        loom_apps::print_machine(loom::get_host_target().to_string());
-        HistGenerator g;
-        loom::Pipeline p = g.build_pipeline();
-        g.input.set(in);
-        p.compile_jit();
-        Buffer<uint8_t> jit_out(out.width(), out.height(), 3);
-        auto [aot_ms, jit_ms] = loom_apps::alternating_median_ms(
-            20, [&] { hist(in.raw_buffer(), out.raw_buffer()); },
-            [&] { p.realize(loom::Realization({jit_out})); });
-        if (compare(out, jit_out)) {
-            std::printf("hist_app: the JIT output differs\n");
-            return 1;
-        }
-        std::printf("hist %dx%d: AOT %.3f ms, JIT %.3f ms, AOT/JIT %.2f\n", out.width(),
-                    out.height(), aot_ms, jit_ms, aot_ms / jit_ms);
-        auto rows = loom_apps::bench_automatic<HistGenerator>(
-            "hist", [&](HistGenerator &g) { g.input.set(in); }, loom::Realization({jit_out}),
-            [&] { return compare(out, jit_out) == 0; }, jit_ms, loom_apps::app_tune_seconds(), 20);
-        if (!rows.ok) return 1;
-    }
-    return 0;
+    Buffer<uint8_t> in = args.bench && args.in_png.empty() ? make_input("", 3001, 2003)
+                                                           : make_input(args.in_png, 641, 479);
+    Buffer<uint8_t> out(in.width(), in.height(), 3), other(in.width(), in.height(), 3);
+    loom_apps::AppDriver<HistGenerator> app;
+    app.name = "hist";
+    app.size = loom_apps::size_text(out, false);
+    app.run = [&] { return hist(in.raw_buffer(), out.raw_buffer()); };
+    app.check = [&] { return compare(reference(in), out); };
+    app.save_png = [&](const std::string &path) { loom::image_io::save_png(out, path); };
+    app.setup = [&](HistGenerator &g) { g.input.set(in); };
+    app.other = loom::Realization({other});
+    app.check_other = [&] { return compare(out, other); };
+    return loom_apps::run_app_driver(argc, argv, app);
 }

@@ -1,8 +1,9 @@
 #ifndef LOOM_APP_CHECK_H
 #define LOOM_APP_CHECK_H
 
-// Comparison of a pipeline's float output with the drivers' plain C++
-// references, within a stated tolerance.
+// Comparison of a pipeline's output with the drivers' plain C++
+// references: exact for integer pipelines, within a stated tolerance for
+// float ones.
 
 #include <algorithm>
 #include <cmath>
@@ -29,6 +30,22 @@ inline int count_float_mismatches(const char *what, const loom::Buffer<float> &w
                 if (!(std::fabs(a - b) <= abs_tol + rel_tol * std::fabs(a)) && failures++ < 10)
                     std::printf("%s(%d, %d, %d) = %g, expected %g\n", what, x, y, c, b, a);
             }
+    return failures;
+}
+
+/** The number of elements of got (width, height, channels; mins 0) that
+ * differ from want at all, for integer pipelines (the first ten are
+ * printed, named after `what`). */
+template <typename T>
+int count_exact_mismatches(const char *what, const loom::Buffer<T> &want,
+                           const loom::Buffer<T> &got) {
+    int failures = 0;
+    for (int c = 0; c < want.channels(); c++)
+        for (int y = 0; y < want.height(); y++)
+            for (int x = 0; x < want.width(); x++)
+                if (want(x, y, c) != got(x, y, c) && failures++ < 10)
+                    std::printf("%s(%d, %d, %d) = %d, expected %d\n", what, x, y, c,
+                                int(got(x, y, c)), int(want(x, y, c)));
     return failures;
 }
 
