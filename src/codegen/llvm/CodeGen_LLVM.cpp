@@ -228,7 +228,7 @@ llvm::Function *CodeGen_LLVM::define_body_function(const LoweredFunc &f) {
                      function->getArg(unsigned(i + 1)));
     }
     push_embedded_buffers(f);
-    codegen(f.body);
+    codegen_region(f.body);
     pop_embedded_buffers(f);
     if (!builder->GetInsertBlock()->getTerminator())
         builder->CreateRet(llvm::ConstantInt::get(i32_t, 0));

@@ -78,7 +78,7 @@ void CodeGen_LLVM::codegen_parallel_for(const For *op) {
     // argument is the one errors inside it report through.
     symbols.push("__user_context", task->getArg(0));
     symbols.push(op->name, task->getArg(1));
-    codegen(op->body);
+    codegen_region(op->body);
     if (!builder->GetInsertBlock()->getTerminator())
         builder->CreateRet(llvm::ConstantInt::get(i32_t, 0));
     symbols.pop(op->name);

@@ -95,7 +95,7 @@ void CodeGen_LLVM::visit(const For *op) {
     index->addIncoming(min, preheader);
     {
         ScopedBinding<llvm::Value *> bind(symbols, op->name, index);
-        codegen(op->body);
+        codegen_region(op->body);
     }
     llvm::Value *next =
         builder->CreateAdd(index, llvm::ConstantInt::get(min->getType(), 1), op->name + ".next",
@@ -143,11 +143,11 @@ void CodeGen_LLVM::visit(const IfThenElse *op) {
         op->else_case.defined() ? llvm::BasicBlock::Create(context, "else", function) : after;
     builder->CreateCondBr(cond, then_block, else_block);
     builder->SetInsertPoint(then_block);
-    codegen(op->then_case);
+    codegen_region(op->then_case);
     builder->CreateBr(after);
     if (op->else_case.defined()) {
         builder->SetInsertPoint(else_block);
-        codegen(op->else_case);
+        codegen_region(op->else_case);
         builder->CreateBr(after);
     }
     builder->SetInsertPoint(after);
