@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "ir/IREquality.h"
 #include "ir/IROperator.h"
@@ -46,7 +47,11 @@ public:
             auto it = vector_lets.find(v->name);
             if (it != vector_lets.end()) index = it->second;
         }
-        spans.add(op->name, index);
+        if (const Ramp *r = index.as<Ramp>()) {
+            auto stride = as_const_int(r->stride);
+            if (stride && (*stride > 1 || *stride < -1)) strided_buffers.insert(op->name);
+        }
+        loads.emplace_back(op->name, index);
     }
     void visit(const Call *op) override {
         // The arms of a lazy select and the value of require() may not run.
@@ -76,6 +81,10 @@ public:
     void visit(const IfThenElse *op) override { op->condition.accept(this); }
     void visit(const Allocate *) override {}
 
+    /** Every unpredicated load, and the buffers that some strided load reads. */
+    std::vector<std::pair<std::string, Expr>> loads;
+    std::set<std::string> strided_buffers;
+
 private:
     StridedLoadSpans &spans;
     std::map<std::string, Expr> vector_lets;
@@ -90,6 +99,12 @@ void StridedLoadSpans::collect(const Stmt &region) {
     if (!region.defined()) return;
     StridedLoadCollector collector(*this);
     region.accept(&collector);
+    // Only buffers with strided loads need spans (grouping costs a
+    // comparison of indices per pair of loads).
+    for (const auto &[buffer, index] : collector.loads) {
+        if (collector.strided_buffers.count(buffer)) add(buffer, index);
+    }
+    if (spans.empty()) return;
     // A name bound twice: its uses may see different values.
     std::vector<std::string> names = bound_names;
     std::sort(names.begin(), names.end());

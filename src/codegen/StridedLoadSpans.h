@@ -40,6 +40,7 @@ public:
     template <typename BoundOutside>
     StridedLoadSpans(const Stmt &region, const BoundOutside &bound_outside) {
         collect(region);
+        if (spans.empty()) return;
         for (const std::string &name : bound_names) {
             if (bound_outside(name)) {
                 spans.clear();
