@@ -188,12 +188,6 @@ llvm::Value *CodeGen_LLVM::strided_load(const Load *op, const Ramp *ramp, int st
         tag_memory_access(loaded, op->name);
         return loaded;
     };
-    llvm::Value *base = codegen(ramp->base);
-    auto offset = [&](int64_t k) -> llvm::Value * {
-        if (k == 0) return base;
-        return builder->CreateAdd(base, llvm::ConstantInt::get(base->getType(), uint64_t(k), true),
-                                  "", /*HasNUW=*/false, /*HasNSW=*/true);
-    };
     std::vector<int> lanes_taken;
     if (auto shift = strided_spans.dense_load_shift(op->name, ramp->base, stride, lanes)) {
         // Other loads of the region read the whole span: one dense load of
@@ -213,8 +207,12 @@ llvm::Value *CodeGen_LLVM::strided_load(const Load *op, const Ramp *ramp, int st
     // [first lane, last lane] (Halide does this for external buffers).
     int half = (span + 1) / 2;
     int64_t last = int64_t(stride) * (lanes - 1), second_start = last - (half - 1);
+    llvm::Value *base = codegen(ramp->base);
     llvm::Value *low = load(base, half);
-    llvm::Value *high = load(offset(second_start), half);
+    llvm::Value *high = load(
+        builder->CreateAdd(base, llvm::ConstantInt::get(base->getType(), uint64_t(second_start)),
+                           "", /*HasNUW=*/false, /*HasNSW=*/true),
+        half);
     for (int i = 0; i < lanes; i++) {
         int64_t at = int64_t(stride) * i;
         lanes_taken.push_back(at < half ? int(at) : int(half + at - second_start));
