@@ -250,7 +250,7 @@ llvm::Function *CodeGen_LLVM::define_body_function(const LoweredFunc &f) {
     }
     push_embedded_buffers(f);
     outline_loop_nests = count_loop_nests(f.body) > max_loop_nests_per_function;
-    codegen(f.body);
+    codegen_region(f.body);
     pop_embedded_buffers(f);
     if (!builder->GetInsertBlock()->getTerminator())
         builder->CreateRet(llvm::ConstantInt::get(i32_t, 0));

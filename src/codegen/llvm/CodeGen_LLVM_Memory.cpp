@@ -36,6 +36,21 @@ const Ramp *ramp_with_stride(const Expr &index, int64_t stride) {
     return nullptr;
 }
 
+// Strided loads with these constant strides become dense loads and a
+// shuffle (as in Halide), as long as the dense span stays this small: wider
+// shuffles cost more than they save.
+constexpr int max_dense_stride = 4;
+constexpr int64_t max_dense_span_bits = 4096;
+
+// A Ramp index with a scalar base and a constant stride from 2 to
+// max_dense_stride? Its stride, or 0.
+int small_constant_stride(const Expr &index) {
+    const Ramp *r = index.as<Ramp>();
+    if (!r || !r->base.type().is_scalar()) return 0;
+    auto stride = as_const_int(r->stride);
+    return stride && *stride >= 2 && *stride <= max_dense_stride ? int(*stride) : 0;
+}
+
 llvm::Align element_align(llvm::Module &m, llvm::Type *elem) {
     return llvm::Align(m.getDataLayout().getTypeAllocSize(elem).getFixedValue());
 }
@@ -154,6 +169,57 @@ llvm::Value *CodeGen_LLVM::predicate_mask(const Expr &predicate, int lanes) {
     return broadcast(codegen(predicate), lanes == 1 || predicate.type().lanes == lanes ? 1 : lanes);
 }
 
+void CodeGen_LLVM::codegen_region(const Stmt &s) {
+    StridedLoadSpans spans(s, [&](const std::string &name) { return symbols.contains(name); });
+    std::swap(spans, strided_spans);
+    codegen(s);
+    std::swap(spans, strided_spans);
+}
+
+llvm::Value *CodeGen_LLVM::strided_load(const Load *op, const Ramp *ramp, int stride,
+                                        llvm::Type *elem, llvm::Align align) {
+    int lanes = ramp->lanes, span = stride * lanes;
+    int64_t elem_bits = int64_t(module->getDataLayout().getTypeSizeInBits(elem).getFixedValue());
+    if (span * elem_bits > max_dense_span_bits) return nullptr;
+    auto load = [&](llvm::Value *first, int size) {
+        auto *type = llvm::FixedVectorType::get(elem, unsigned(size));
+        llvm::Value *loaded =
+            builder->CreateAlignedLoad(type, element_pointer(op->name, elem, first), align);
+        tag_memory_access(loaded, op->name);
+        return loaded;
+    };
+    std::vector<int> lanes_taken;
+    if (auto shift = strided_spans.dense_load_shift(op->name, ramp->base, stride, lanes)) {
+        // Other loads of the region read the whole span: one dense load of
+        // it, shared with theirs, and every stride-th lane from `shift`.
+        // The start as symbolic part + constant, so that the group's loads
+        // get one address (t + 1 - 1 would be a different value to LLVM).
+        auto [symbolic, constant] = split_constant_offset(ramp->base);
+        Expr start = make_const(ramp->base.type(), constant - *shift);
+        if (symbolic.defined()) start = is_const(start, 0) ? symbolic : Add::make(symbolic, start);
+        llvm::Value *dense = load(codegen(start), span);
+        for (int i = 0; i < lanes; i++) lanes_taken.push_back(*shift + stride * i);
+        return builder->CreateShuffleVector(dense, llvm::PoisonValue::get(dense->getType()),
+                                            lanes_taken);
+    }
+    // Nothing known beyond the lanes themselves: two loads of half the span,
+    // one from the first lane and one ending at the last, never read outside
+    // [first lane, last lane] (Halide does this for external buffers).
+    int half = (span + 1) / 2;
+    int64_t last = int64_t(stride) * (lanes - 1), second_start = last - (half - 1);
+    llvm::Value *base = codegen(ramp->base);
+    llvm::Value *low = load(base, half);
+    llvm::Value *high = load(
+        builder->CreateAdd(base, llvm::ConstantInt::get(base->getType(), uint64_t(second_start)),
+                           "", /*HasNUW=*/false, /*HasNSW=*/true),
+        half);
+    for (int i = 0; i < lanes; i++) {
+        int64_t at = int64_t(stride) * i;
+        lanes_taken.push_back(at < half ? int(at) : int(half + at - second_start));
+    }
+    return builder->CreateShuffleVector(low, high, lanes_taken);
+}
+
 void CodeGen_LLVM::visit(const Load *op) {
     Type t = op->type;
     int lanes = t.lanes;
@@ -194,7 +260,7 @@ void CodeGen_LLVM::visit(const Load *op) {
 
     auto *vec_type = llvm::FixedVectorType::get(elem, unsigned(lanes));
     llvm::Value *mask = predicated ? predicate_mask(op->predicate, lanes) : nullptr;
-    llvm::Value *result;
+    llvm::Value *result = nullptr;
     Expr index = resolve_vector_index(op->index);
     if (const Ramp *r = ramp_with_stride(index, 1)) {
         llvm::Value *ptr = element_pointer(op->name, elem, codegen(r->base));
@@ -211,6 +277,10 @@ void CodeGen_LLVM::visit(const Load *op) {
         llvm::Value *loaded = tagged(
             builder->CreateAlignedLoad(vec_type, element_pointer(op->name, elem, first), align));
         result = builder->CreateVectorReverse(loaded);
+    } else if (int stride = small_constant_stride(index);
+               stride && !mask &&
+               (result = strided_load(op, index.as<Ramp>(), stride, elem, align))) {
+        // Dense loads and a shuffle.
     } else if (const Broadcast *b = index.as<Broadcast>();
                b && !mask && b->value.type().is_scalar()) {
         llvm::Value *ptr = element_pointer(op->name, elem, codegen(b->value));

@@ -83,7 +83,7 @@ CodeGen_LLVM::Outlined CodeGen_LLVM::outline(const Stmt &body, const std::string
     symbols.push("__user_context", fn->getArg(0));
     if (!index.empty()) symbols.push(index, fn->getArg(1));
     loop_depth++;
-    codegen(body);
+    codegen_region(body);
     loop_depth--;
     if (!builder->GetInsertBlock()->getTerminator())
         builder->CreateRet(llvm::ConstantInt::get(i32_t, 0));

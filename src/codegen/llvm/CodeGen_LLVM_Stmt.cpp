@@ -100,7 +100,7 @@ void CodeGen_LLVM::visit(const For *op) {
     {
         ScopedBinding<llvm::Value *> bind(symbols, op->name, index);
         loop_depth++;
-        codegen(op->body);
+        codegen_region(op->body);
         loop_depth--;
     }
     llvm::Value *next =
@@ -149,11 +149,11 @@ void CodeGen_LLVM::visit(const IfThenElse *op) {
         op->else_case.defined() ? llvm::BasicBlock::Create(context, "else", function) : after;
     builder->CreateCondBr(cond, then_block, else_block);
     builder->SetInsertPoint(then_block);
-    codegen(op->then_case);
+    codegen_region(op->then_case);
     builder->CreateBr(after);
     if (op->else_case.defined()) {
         builder->SetInsertPoint(else_block);
-        codegen(op->else_case);
+        codegen_region(op->else_case);
         builder->CreateBr(after);
     }
     builder->SetInsertPoint(after);

@@ -17,6 +17,7 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include "codegen/CodeGenVisitor.h"
+#include "codegen/StridedLoadSpans.h"
 #include "ir/Scope.h"
 #include "loom/Target.h"
 #include "lower/LoweredFunc.h"
@@ -154,6 +155,16 @@ private:
     llvm::Value *element_pointer(const std::string &buffer, llvm::Type *elem, llvm::Value *index);
     llvm::Value *vector_of_pointers(const std::string &buffer, llvm::Type *elem, const Expr &index);
     llvm::Value *predicate_mask(const Expr &predicate, int lanes);
+    /** What the innermost straight-line region being generated (a loop
+     * body, a branch, a task, the function body) always reads. */
+    StridedLoadSpans strided_spans;
+    /** codegen(s) with strided_spans describing s. */
+    void codegen_region(const Stmt &s);
+    /** A load at Ramp(base, stride, lanes) for a small constant stride: dense
+     * loads and a shuffle instead of a gather; nullptr where that would cost
+     * more than the gather (very wide spans). */
+    llvm::Value *strided_load(const Load *op, const Ramp *ramp, int stride, llvm::Type *elem,
+                              llvm::Align align);
     /** For each Handle name a Load or Store may use: the buffer or
      * allocation whose memory it points into ("" when not known). */
     Scope<std::string> memory_roots;
