@@ -308,6 +308,11 @@ protected:
     Expr visit(const Cast *op) override {
         Expr v = mutate(op->value);
         if (v.same_as(op->value)) return op;
+        // large_buffers' int64(x - min) of the vectorized x: a ramp still (see Simplify_Cast).
+        const Ramp *r = v.as<Ramp>();
+        if (r && op->type == Int(64) && r->base.type() == Int(32))
+            return Ramp::make(Cast::make(Int(64), r->base), Cast::make(Int(64), r->stride),
+                              r->lanes);
         return Cast::make(op->type.with_lanes(v.type().lanes), v);
     }
     Expr visit(const Reinterpret *op) override {
