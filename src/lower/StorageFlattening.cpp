@@ -135,10 +135,13 @@ protected:
         return flat_index(prefix, args, large_buffers, large_buffers && realized.count(prefix));
     }
 
-    /** The Realize's element count fits the flat indices (checked in
-     * floating point: the product of the extents may not fit an int64).
-     * Host code only: kernels cannot report errors, and their allocations
-     * (shared memory, registers) are small. */
+    /** The Realize's element count fits the flat indices. The product of
+     * the extents is computed in Int(64), saturating: without large_buffers
+     * each partial product is capped at 2^32 before the next (int32) extent
+     * multiplies it, which cannot wrap and keeps every count up to 2^32
+     * exact; with it, a product that would pass the maximum becomes
+     * maximum + 1. Host code only: kernels cannot report errors, and their
+     * allocations (shared memory, registers) are small. */
     Stmt size_check(const Realize *op) const {
         int64_t max = max_allocation_elements(large_buffers, op->types);
         // Constant sizes are checked now, and need no code.
@@ -164,11 +167,21 @@ protected:
             return Stmt();
         }
         if (!asserts) return Stmt();
-        Expr elements = make_const(Float(64), 1.0);
-        for (size_t d = 0; d < op->bounds.size(); d++)
-            elements = Mul::make(elements, Cast::make(Float(64), int_var(op->name + ".extent." +
-                                                                         std::to_string(d))));
-        Expr fits = LE::make(elements, make_const(Float(64), double(max)));
+        Expr max_expr = make_const(Int(64), max);
+        Expr cap = make_const(Int(64), int64_t(1) << 32);
+        Expr elements = make_one(Int(64));
+        for (size_t d = 0; d < op->bounds.size(); d++) {
+            Expr extent = Cast::make(Int(64), int_var(op->name + ".extent." + std::to_string(d)));
+            if (large_buffers) {
+                Expr too_many = And::make(GT::make(extent, make_zero(Int(64))),
+                                          GT::make(elements, Div::make(max_expr, extent)));
+                elements = Select::make(too_many, Add::make(max_expr, make_one(Int(64))),
+                                        Mul::make(elements, extent));
+            } else {
+                elements = Mul::make(Min::make(elements, cap), extent);
+            }
+        }
+        Expr fits = LE::make(elements, max_expr);
         if (op->condition.defined() && !is_const_true(op->condition))
             fits = Or::make(Not::make(op->condition), fits);
         Expr error = Call::make(

@@ -174,17 +174,17 @@ int loom_error_buffer_extents_too_large(void *uc, const char *buffer_name, int64
                   or_unnamed(buffer_name), actual, max);
 }
 
-int loom_error_allocation_too_large(void *uc, const char *func_name, double elements, int64_t max) {
+int loom_error_allocation_too_large(void *uc, const char *func_name, int64_t elements,
+                                    int64_t max) {
     if (max > INT32_MAX) {
         return report(uc, loom_error_code_buffer_extents_too_large,
-                      "Func %s needs storage for %.0f elements, more than the maximum of "
-                      "%" PRId64,
-                      or_unnamed(func_name), elements, max);
+                      "Func %s needs storage for more than %" PRId64 " elements, the maximum",
+                      or_unnamed(func_name), max);
     }
     return report(uc, loom_error_code_buffer_extents_too_large,
-                  "Func %s needs storage for %.0f elements, more than the maximum of %" PRId64
-                  " that 32-bit offsets reach: add the large_buffers target feature (e.g. "
-                  "host-large_buffers) to address it with 64-bit offsets",
+                  "Func %s needs storage for %" PRId64 " elements, more than the maximum of "
+                  "%" PRId64 " that 32-bit offsets reach: add the large_buffers target feature "
+                  "(e.g. host-large_buffers) to address it with 64-bit offsets",
                   or_unnamed(func_name), elements, max);
 }
 
