@@ -14,13 +14,6 @@ Expr Simplifier::visit(const Cast *op) {
     if (auto *b = value.as<Broadcast>()) {
         return resimplify(Broadcast::make(Cast::make(t.element_of(), b->value), b->lanes));
     }
-    // int64(ramp(b, s)) of an Int(32) ramp is ramp(int64(b), int64(s)):
-    // Int(32) index arithmetic does not overflow (it is `nsw`), and large_buffers'
-    // 64-bit flat indices stay dense ramps.
-    if (auto *r = value.as<Ramp>(); r && t.element_of() == Int(64) && r->base.type() == Int(32)) {
-        return resimplify(
-            Ramp::make(Cast::make(Int(64), r->base), Cast::make(Int(64), r->stride), r->lanes));
-    }
     // t -> wider -> t round trips lose nothing (floats excluded: int -> float may round).
     if (auto *inner = value.as<Cast>()) {
         Type mid = inner->type;
