@@ -43,8 +43,7 @@ int loom_error_buffer_extents_too_large(void *uc, const char *buffer_name, int64
 /* The storage of Func `func_name` (an internal allocation) holds `elements`
  * elements, more than `max` (as above; with large_buffers, `elements` is
  * only known to pass it). */
-int loom_error_allocation_too_large(void *uc, const char *func_name, int64_t elements,
-                                    int64_t max);
+int loom_error_allocation_too_large(void *uc, const char *func_name, int64_t elements, int64_t max);
 int loom_error_constraint_violated(void *uc, const char *what, int32_t value,
                                    const char *constraint, int32_t constraint_value);
 int loom_error_param_too_small_i64(void *uc, const char *param_name, int64_t value, int64_t min);
