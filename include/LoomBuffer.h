@@ -490,6 +490,48 @@ template <typename T = void, int Dims = AnyDims> class Buffer {
         }
     }
 
+    /** Bytes allocate() asks for: the span of the elements, 64 bytes past
+     * the last (vector loads just past it stay in bounds), rounded up to
+     * 64. Sets *lo to the lowest element's offset. Computed with overflow
+     * checks: a size that does not fit in a size_t (or a ptrdiff_t) throws
+     * BufferError naming the sizes, rather than allocating a wrapped one. */
+    size_t checked_allocation_bytes(int64_t *lo) const {
+        *lo = 0;
+        int64_t hi = 1;
+        bool overflow = false;
+        for (const auto &d : shape) {
+            if (d.extent <= 0) {
+                *lo = 0;
+                hi = 0;
+                overflow = false;
+                break;
+            }
+            int64_t reach = int64_t(d.extent - 1) * d.stride; // |reach| < 2^62
+            overflow |= __builtin_add_overflow(reach < 0 ? *lo : hi, reach, reach < 0 ? lo : &hi);
+        }
+        size_t elem = Internal::bytes_per_element(buf.type);
+        size_t bytes = 0;
+        if (!overflow) {
+            overflow = __builtin_mul_overflow(size_t(uint64_t(hi) - uint64_t(*lo)), elem, &bytes) ||
+                       __builtin_add_overflow(bytes, size_t(64 + 63), &bytes);
+            bytes = bytes / 64 * 64;
+            // Room for allocate_fn's alignment slack, and offsets that fit a ptrdiff_t.
+            overflow = overflow || bytes > size_t(INT64_MAX) - 64;
+        }
+        if (overflow) {
+            std::string sizes, strides;
+            for (const auto &d : shape) {
+                sizes += (sizes.empty() ? "" : ", ") + std::to_string(d.extent);
+                strides += (strides.empty() ? "" : ", ") + std::to_string(d.stride);
+            }
+            Internal::fail("cannot allocate sizes {" + sizes + "} with strides {" + strides +
+                           "} of " + std::to_string(elem) + "-byte " +
+                           Internal::type_name(buf.type) +
+                           " elements: the size in bytes overflows size_t");
+        }
+        return bytes;
+    }
+
     void init(loom_type_t t, const std::vector<int> &sizes, const std::vector<int> &order,
               void *data) {
         buf = loom_buffer_t{};
@@ -1085,12 +1127,9 @@ public:
      * allocate_fn, memory comes from it and goes back through deallocate_fn. */
     void allocate(void *(*allocate_fn)(size_t) = nullptr, void (*deallocate_fn)(void *) = nullptr) {
         allocation.reset();
-        int64_t lo, hi;
-        span(&lo, &hi);
+        int64_t lo = 0;
         size_t elem = Internal::bytes_per_element(buf.type);
-        // The extra 64 bytes keep vector loads just past the last element in bounds.
-        size_t bytes = size_t(hi - lo) * elem + 64;
-        bytes = (bytes + 63) / 64 * 64;
+        size_t bytes = checked_allocation_bytes(&lo);
         uint8_t *aligned = nullptr;
         if (allocate_fn) {
             void *p = allocate_fn(bytes + 64);

@@ -353,27 +353,29 @@ std::string sizes_text(const std::vector<int> &sizes) {
 }
 
 /** A RuntimeError naming f and the sizes when an output of them cannot be
- * made: a negative size, more elements than 32-bit offsets reach, or no
- * memory for them. */
-void check_output_size(const Function &f, const std::vector<int> &sizes) {
+ * made: a negative size, more elements than 32-bit offsets reach (without
+ * large_buffers), or no memory for them. */
+void check_output_size(const Function &f, const std::vector<int> &sizes, bool large_buffers) {
     int64_t elements = 1;
     for (int s : sizes) {
         if (s < 0)
             throw RuntimeError("Func " + f.name() + " cannot be realized with sizes " +
                                sizes_text(sizes) + ": a size must be at least 0");
         elements *= s;
-        if (elements > INT32_MAX)
+        if (elements > INT32_MAX && !large_buffers)
             throw RuntimeError("Func " + f.name() + " cannot be realized with sizes " +
                                sizes_text(sizes) +
                                ": an output holds at most 2^31 - 1 elements (buffer offsets "
-                               "are 32-bit)");
+                               "are 32-bit; add the large_buffers target feature for 64-bit "
+                               "ones)");
     }
 }
 
 /** Output buffers of these sizes (mins at zero); without memory when
  * `allocate` is false (for a bounds query). */
 Realization output_buffers_of_size(const std::vector<Function> &outputs,
-                                   const std::vector<int> &sizes, bool allocate) {
+                                   const std::vector<int> &sizes, bool allocate,
+                                   bool large_buffers = false) {
     std::vector<Buffer<>> buffers;
     for (const auto &slot : output_slots(outputs)) {
         const Function &f = slot.func;
@@ -382,7 +384,7 @@ Realization output_buffers_of_size(const std::vector<Function> &outputs,
                                << " but realize was given " << plural(int(sizes.size()), "size"));
         Type t = f.output_types()[size_t(slot.value_index)];
         if (allocate) {
-            check_output_size(f, sizes);
+            check_output_size(f, sizes, large_buffers);
             try {
                 buffers.emplace_back(t, sizes, f.name());
             } catch (const RuntimeError &e) {
@@ -467,7 +469,9 @@ Realization Pipeline::realize(JITUserContext *context, std::vector<int> sizes,
                               const Target &target) {
     if (!contents) user_error("realize of an empty Pipeline");
     require_defined(contents->outputs);
-    Realization r = output_buffers_of_size(contents->outputs, sizes, true);
+    bool large_buffers =
+        resolve_jit_target(target, contents->outputs[0].name()).has_feature(Target::LargeBuffers);
+    Realization r = output_buffers_of_size(contents->outputs, sizes, true, large_buffers);
     realize(context, r, target);
     return r;
 }

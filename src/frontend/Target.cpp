@@ -374,8 +374,10 @@ bool Target::features_all_of(const std::vector<Feature> &fs) const {
 }
 
 bool Target::feature_has_effect(Feature f) {
-    // Halide's features that Loom accepts and keeps, without an effect.
+    // Halide's features that Loom accepts and keeps, without an effect
+    // (large_buffers, among them in the enum, acts: 64-bit flat indices).
     if (f == X86APX) return false;
+    if (f == LargeBuffers) return true;
     return f < JIT || f > Simulator;
 }
 

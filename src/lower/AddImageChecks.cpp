@@ -218,21 +218,26 @@ void add_innermost_stride_check(const LoweredArgument &arg, std::vector<Stmt> &c
 }
 
 /** Generated code addresses a buffer with 32-bit element offsets from its
- * mins: the farthest element must be within 2^31 - 1 of the nearest, or
- * the offsets wrap and reach memory outside the buffer. Computed in 64
- * bits; each dimension's reach is capped at 2^40, so the sum cannot wrap. */
-void add_span_check(const LoweredArgument &arg, std::vector<Stmt> &checks) {
+ * mins (64-bit with large_buffers): the farthest element must be within
+ * 2^31 - 1 of the nearest (2^62 - 1 with large_buffers, which no machine's
+ * memory reaches), or the offsets wrap and reach memory outside the
+ * buffer. Computed in 64 bits; each dimension's reach (below 2^62) is
+ * capped at 2^40, so the sum cannot wrap. With large_buffers, the reaches
+ * are capped at the maximum and the running sum saturates just past it. */
+void add_span_check(const LoweredArgument &arg, bool large_buffers, std::vector<Stmt> &checks) {
     if (arg.dimensions == 0) return;
     Expr zero = make_zero(Int(64)), one = make_one(Int(64));
+    Expr max = make_const(Int(64), large_buffers ? INT64_MAX / 2 : INT32_MAX);
+    Expr cap = large_buffers ? max : make_const(Int(64), int64_t(1) << 40);
     Expr span = one;
     for (int d = 0; d < arg.dimensions; d++) {
         Expr extent = wide_var(dim_field(arg.name, "extent", d));
         Expr stride = wide_var(dim_field(arg.name, "stride", d));
         Expr steps = Max::make(Sub::make(extent, one), zero);
         Expr reach = Mul::make(steps, Max::make(stride, Sub::make(zero, stride)));
-        span = Add::make(span, Min::make(reach, make_const(Int(64), int64_t(1) << 40)));
+        span = Add::make(span, Min::make(reach, cap));
+        if (large_buffers) span = Min::make(span, Add::make(max, one));
     }
-    Expr max = make_const(Int(64), INT32_MAX);
     checks.push_back(
         AssertStmt::make(LE::make(span, max), runtime_error("loom_error_buffer_extents_too_large",
                                                             {str(arg.name), span, max})));
@@ -463,7 +468,7 @@ Stmt add_image_checks(const Stmt &s, const std::vector<LoweredArgument> &args,
                     place.wide_roots.insert(dim_field(arg.name, field, d));
             add_shape_checks(arg, shape_checks);
             add_coordinate_checks(arg, place.first);
-            add_span_check(arg, place.first);
+            add_span_check(arg, target.has_feature(Target::LargeBuffers), place.first);
         }
         add_param_range_checks(arg, place.first);
         add_constraint_checks(arg, inner_checks);

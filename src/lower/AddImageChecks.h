@@ -8,8 +8,9 @@
 //  - then, inside the leading LetStmts (buffer fields, bounds inference):
 //    run-time split factors are positive, bound() outputs have their exact
 //    shape, extents are at least 0 and coordinates stay within int32, each
-//    buffer spans at most 2^31 - 1 elements, scalar Params lie in their
-//    ranges;
+//    buffer spans at most 2^31 - 1 elements (2^62 - 1 with the
+//    large_buffers feature: 64-bit flat indices), scalar Params lie in
+//    their ranges;
 //  - then, unless every output is empty (an extent of 0: nothing is
 //    computed), every input image covers the region the pipeline reads and
 //    every output buffer the region its Func's loops write (both compared in

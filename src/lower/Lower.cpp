@@ -10,6 +10,7 @@
 #include "analysis/Simplify.h"
 #include "frontend/TargetFeatures.h"
 #include "ir/IRPrinter.h"
+#include "ir/IRUtil.h"
 #include "ir/StackGuard.h"
 #include "lower/AddImageChecks.h"
 #include "lower/BoundsInference.h"
@@ -82,6 +83,26 @@ void log_kernels(const char *pass, const std::vector<DeviceKernel> &kernels) {
 
 namespace {
 
+/** Device code indexes with 32-bit offsets: large_buffers' 64-bit flat
+ * indices are not carried into the OpenCL and CUDA printers. */
+void check_no_gpu_loops_with_large_buffers(const Stmt &s, const std::string &pipeline,
+                                           const Target &target) {
+    if (!target.has_feature(Target::LargeBuffers)) return;
+    std::string gpu_loop;
+    visit_all(s, [&](const IRNode *n) {
+        if (!gpu_loop.empty() || n->node_type != IRNodeType::For) return;
+        const auto *loop = static_cast<const For *>(n);
+        if (loop->for_type == ForType::GPUBlock || loop->for_type == ForType::GPUThread ||
+            loop->for_type == ForType::GPULane)
+            gpu_loop = loop->name;
+    });
+    if (!gpu_loop.empty())
+        user_error("Pipeline " << pipeline << " has the GPU loop " << gpu_loop
+                               << ", but the target has the large_buffers feature, which GPU "
+                                  "kernels do not support: remove large_buffers from the target, "
+                                  "or schedule the pipeline on the CPU");
+}
+
 LoweredFunc lower_on_this_stack(const std::vector<Function> &outputs, const std::string &name,
                                 const Target &target, const std::vector<Argument> &listed) {
     check_can_generate_code(target, "pipeline " + name);
@@ -95,6 +116,7 @@ LoweredFunc lower_on_this_stack(const std::vector<Function> &outputs, const std:
 
     s = validate_gpu_loops(s, target);
     log_pass("validate_gpu_loops", s);
+    check_no_gpu_loops_with_large_buffers(s, name, target);
 
     s = select_gpu_api(s, target);
     log_pass("select_gpu_api", s);
@@ -120,7 +142,7 @@ LoweredFunc lower_on_this_stack(const std::vector<Function> &outputs, const std:
     std::vector<LoweredArgument> args = infer_arguments(s, outputs, listed);
     log_pass("infer_arguments", s);
 
-    s = storage_flattening(s, outputs, env);
+    s = storage_flattening(s, outputs, env, target);
     log_pass("storage_flattening", s);
 
     s = partition_loops(s);

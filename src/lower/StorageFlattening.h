@@ -10,14 +10,18 @@
 
 #include <vector>
 
+#include "loom/Target.h"
 #include "lower/LowerUtil.h"
 
 namespace loom {
 namespace Internal {
 
-/** env gives each realized Func's storage order (reorder_storage). */
-Stmt storage_flattening(const Stmt &s, const std::vector<Function> &outputs,
-                        const Environment &env);
+/** env gives each realized Func's storage order (reorder_storage). With
+ * target's large_buffers, flat indices (and internal strides) are Int(64).
+ * Each host allocation is checked to hold at most 2^31 - 1 elements
+ * (2^63 - 1 bytes with large_buffers). */
+Stmt storage_flattening(const Stmt &s, const std::vector<Function> &outputs, const Environment &env,
+                        const Target &target);
 
 } // namespace Internal
 } // namespace loom

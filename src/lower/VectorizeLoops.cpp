@@ -170,6 +170,7 @@ class VectorSubs : public IRMutator {
     // Set while mutating a statement's expressions when something cannot be
     // widened; that statement then runs once per lane.
     bool must_scalarize = false;
+    int in_index = 0; // mutating a Load or Store index
 
     static Expr widen(const Expr &e, int to_lanes) {
         if (!e.defined()) return e;
@@ -308,6 +309,13 @@ protected:
     Expr visit(const Cast *op) override {
         Expr v = mutate(op->value);
         if (v.same_as(op->value)) return op;
+        // In an index, large_buffers' int64(x - min) of the vectorized x is a
+        // ramp still, so the access stays dense: index arithmetic does not
+        // wrap (it is `nsw`). Elsewhere int32 lanes may wrap before the cast.
+        const Ramp *r = v.as<Ramp>();
+        if (r && in_index > 0 && op->type == Int(64) && r->base.type() == Int(32))
+            return Ramp::make(Cast::make(Int(64), r->base), Cast::make(Int(64), r->stride),
+                              r->lanes);
         return Cast::make(op->type.with_lanes(v.type().lanes), v);
     }
     Expr visit(const Reinterpret *op) override {
@@ -341,8 +349,15 @@ protected:
         return Select::make(c, widen(t, l), widen(f, l));
     }
 
+    Expr mutate_index(const Expr &index) {
+        in_index++;
+        Expr result = mutate(index);
+        in_index--;
+        return result;
+    }
+
     Expr visit(const Load *op) override {
-        Expr index = mutate(op->index);
+        Expr index = mutate_index(op->index);
         Expr pred = op->predicate.defined() ? mutate(op->predicate) : Expr();
         if (widened_allocs.contains(op->name)) {
             index = widened_alloc_index(index);
@@ -427,7 +442,7 @@ protected:
     }
 
     Stmt visit(const Store *op) override {
-        Expr value = mutate(op->value), index = mutate(op->index);
+        Expr value = mutate(op->value), index = mutate_index(op->index);
         Expr pred = op->predicate.defined() ? mutate(op->predicate) : Expr();
         bool widened_alloc = widened_allocs.contains(op->name);
         if (widened_alloc) {

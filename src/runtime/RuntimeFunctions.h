@@ -36,8 +36,14 @@ int loom_error_buffer_bad_extent(void *uc, const char *buffer_name, int32_t dim,
 int loom_error_bound_violated(void *uc, const char *func_name, const char *bound_text, int32_t dim,
                               int32_t bound_min, int32_t bound_max, int32_t actual_min,
                               int32_t actual_max, int32_t is_output);
+/* Buffer `buffer_name`'s elements lie `actual` elements apart, more than the
+ * `max` its offsets reach (2^31 - 1, or 2^63 - 1 with large_buffers). */
 int loom_error_buffer_extents_too_large(void *uc, const char *buffer_name, int64_t actual,
                                         int64_t max);
+/* The storage of Func `func_name` (an internal allocation) holds `elements`
+ * elements, more than `max` (as above; with large_buffers, `elements` is
+ * only known to pass it). */
+int loom_error_allocation_too_large(void *uc, const char *func_name, int64_t elements, int64_t max);
 int loom_error_constraint_violated(void *uc, const char *what, int32_t value,
                                    const char *constraint, int32_t constraint_value);
 int loom_error_param_too_small_i64(void *uc, const char *param_name, int64_t value, int64_t min);

@@ -161,12 +161,31 @@ int loom_error_bound_violated(void *uc, const char *func_name, const char *bound
 
 int loom_error_buffer_extents_too_large(void *uc, const char *buffer_name, int64_t actual,
                                         int64_t max) {
+    if (max > INT32_MAX) {
+        return report(uc, loom_error_code_buffer_extents_too_large,
+                      "Buffer %s spans %" PRId64 " elements from its first to its last, more "
+                      "than the maximum of %" PRId64 " that 64-bit offsets reach",
+                      or_unnamed(buffer_name), actual, max);
+    }
     return report(uc, loom_error_code_buffer_extents_too_large,
                   "Buffer %s spans %" PRId64 " elements from its first to its last, more than "
-                  "the maximum of %" PRId64 ": generated code addresses buffers with 32-bit "
-                  "offsets (the large_buffers target feature, which would make them 64-bit, "
-                  "is not supported yet)",
+                  "the maximum of %" PRId64 " that 32-bit offsets reach: add the large_buffers "
+                  "target feature (e.g. host-large_buffers) to address it with 64-bit offsets",
                   or_unnamed(buffer_name), actual, max);
+}
+
+int loom_error_allocation_too_large(void *uc, const char *func_name, int64_t elements,
+                                    int64_t max) {
+    if (max > INT32_MAX) {
+        return report(uc, loom_error_code_buffer_extents_too_large,
+                      "Func %s needs storage for more than %" PRId64 " elements, the maximum",
+                      or_unnamed(func_name), max);
+    }
+    return report(uc, loom_error_code_buffer_extents_too_large,
+                  "Func %s needs storage for %" PRId64 " elements, more than the maximum of "
+                  "%" PRId64 " that 32-bit offsets reach: add the large_buffers target feature "
+                  "(e.g. host-large_buffers) to address it with 64-bit offsets",
+                  or_unnamed(func_name), elements, max);
 }
 
 int loom_error_constraint_violated(void *uc, const char *what, int32_t value,

@@ -1,4 +1,4 @@
-// Build-time generator for the AOT tests: compiles two unrelated pipelines to
+// Build-time generator for the AOT tests: compiles three unrelated pipelines to
 // static libraries and headers in the directory given as argv[1]. The client
 // (aot_client.cpp) links both without libloom.
 
@@ -38,6 +38,18 @@ void build_blur(const std::string &dir) {
     blur_y.compile_to_static_library(dir + "/aot_blur", {input}, "blur", get_host_target());
 }
 
+// out(x, y) = in(x, y) + in(x, 0), vectorized, for host-large_buffers: its
+// input's elements may lie more than 2^31 apart.
+void build_tall(const std::string &dir) {
+    ImageParam input(UInt(8), 2, "input");
+    Var x("x"), y("y");
+    Func tall("tall");
+    tall(x, y) = input(x, y) + input(x, 0);
+    tall.vectorize(x, 16);
+    tall.compile_to_static_library(dir + "/aot_tall", {input}, "tall",
+                                   Target("host-large_buffers"));
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -48,6 +60,7 @@ int main(int argc, char **argv) {
     try {
         build_brighten(argv[1]);
         build_blur(argv[1]);
+        build_tall(argv[1]);
     } catch (const std::exception &e) {
         std::fprintf(stderr, "aot_builder: %s\n", e.what());
         return 1;

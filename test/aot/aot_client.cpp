@@ -5,6 +5,7 @@
 
 #include "aot_blur.h"
 #include "aot_brighten.h"
+#include "aot_tall.h"
 
 #include <LoomBuffer.h>
 
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <vector>
 
@@ -253,6 +255,42 @@ void test_bad_calls_from_c() {
     loom_set_error_handler(nullptr);
 }
 
+// An input whose three rows lie 2^30 + 32 bytes apart (row 2 starts past
+// byte 2^31), in a MAP_NORESERVE mapping of which a few pages are touched:
+// tall (host-large_buffers) reads it right; brighten (host) refuses it.
+void test_large_buffers() {
+    const int64_t stride = (int64_t(1) << 30) + 32;
+    const int width = 32, rows = 3;
+    size_t bytes = size_t((rows - 1) * stride + width + 64);
+    void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    check(p != MAP_FAILED, "mapping 2 GiB with MAP_NORESERVE");
+    if (p == MAP_FAILED) return;
+    auto *data = static_cast<uint8_t *>(p);
+    for (int y = 0; y < rows; y++)
+        for (int x = 0; x < width; x++) data[y * stride + x] = uint8_t(x * 7 + y * 40);
+    loom_dimension_t shape[2] = {{0, width, 1, 0}, {0, rows, int32_t(stride), 0}};
+    Buffer<uint8_t> in(data, 2, shape), out(width, rows);
+    int err = tall(in, out);
+    check(err == 0, "tall (large_buffers) on an input spanning 2^31 + 96 bytes");
+    bool right = true;
+    for (int y = 0; y < rows; y++)
+        for (int x = 0; x < width; x++)
+            right = right && out(x, y) == uint8_t(data[y * stride + x] + data[x]);
+    check(right, "tall (large_buffers) reads rows past byte 2^31 right");
+
+    loom_set_error_handler(global_handler);
+    global_messages.clear();
+    Buffer<uint8_t> out32(width, rows);
+    err = brighten(in, 1.0f, 0, out32);
+    check(err == loom_error_code_buffer_extents_too_large &&
+              contains(last_message(), "Buffer input spans 2147483744 elements") &&
+              contains(last_message(), "add the large_buffers target feature"),
+          "without large_buffers the same input is refused: " + last_message());
+    loom_set_error_handler(nullptr);
+    munmap(p, bytes);
+}
+
 } // namespace
 
 int main() {
@@ -262,6 +300,7 @@ int main() {
     test_errors_through_context_handler();
     test_default_handler_prints();
     test_bad_calls_from_c();
+    test_large_buffers();
     if (failures) {
         std::printf("%d check(s) failed\n", failures);
         return 1;

@@ -161,6 +161,7 @@ const char *const acting_features[] = {"debug",
                                        "avx512_zen4",
                                        "avx512_zen5",
                                        "strict_float",
+                                       "large_buffers",
                                        "avx10_1"};
 
 bool acts(const std::string &name) {

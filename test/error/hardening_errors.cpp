@@ -209,8 +209,30 @@ TEST_CASE("hardening: an input whose byte offsets pass 2^31 needs large_buffers"
     Buffer<uint8_t> input(data.data(), 2, shape);
     in.set(input);
     CHECK_THROWS_WITH(f.realize({4, 1}), Contains("Buffer huge_stride spans 2147483652 elements") &&
-                                             Contains("large_buffers"));
+                                             Contains("add the large_buffers target feature"));
     CHECK_THROWS_AS(f.realize({4, 1}), RuntimeError);
+}
+
+TEST_CASE("hardening: Buffer refuses sizes whose byte count overflows size_t",
+          "[error][hardening]") {
+    // (2^31 - 1)^2 elements of 8 bytes: 2^65 bytes, which once wrapped to a
+    // small allocation.
+    CHECK_THROWS_WITH((Runtime::Buffer<int64_t>(INT32_MAX, INT32_MAX)),
+                      Contains("cannot allocate sizes {2147483647, 2147483647}") &&
+                          Contains("8-byte int64 elements") && Contains("overflows size_t"));
+    CHECK_THROWS_AS((Runtime::Buffer<int64_t>(INT32_MAX, INT32_MAX)), Runtime::BufferError);
+    // Through loom::Buffer: a RuntimeError.
+    std::vector<int> sizes = {INT32_MAX, INT32_MAX};
+    CHECK_THROWS_WITH(Buffer<int64_t>(sizes),
+                      Contains("cannot allocate sizes {2147483647, 2147483647}") &&
+                          Contains("overflows size_t"));
+    CHECK_THROWS_AS(Buffer<int64_t>(sizes), RuntimeError);
+    // Explicit strides whose span overflows 64 bits.
+    std::vector<loom_dimension_t> shape = {
+        {0, INT32_MAX, INT32_MAX, 0}, {0, INT32_MAX, INT32_MAX, 0}, {0, INT32_MAX, INT32_MAX, 0}};
+    Runtime::Buffer<uint8_t> wide(nullptr, shape);
+    CHECK_THROWS_WITH(wide.allocate(), Contains("strides {2147483647, 2147483647, 2147483647}") &&
+                                           Contains("overflows size_t"));
 }
 
 TEST_CASE("hardening: huge outputs are RuntimeErrors naming the Func and the sizes",
@@ -220,8 +242,10 @@ TEST_CASE("hardening: huge outputs are RuntimeErrors naming the Func and the siz
     f(x, y) = x + y;
     CHECK_THROWS_WITH(f.realize({100000, 100000}),
                       "Func too_big cannot be realized with sizes {100000, 100000}: an output "
-                      "holds at most 2^31 - 1 elements (buffer offsets are 32-bit)");
+                      "holds at most 2^31 - 1 elements (buffer offsets are 32-bit; add the "
+                      "large_buffers target feature for 64-bit ones)");
     CHECK_THROWS_AS(f.realize({100000, 100000}), RuntimeError);
+
     // A Buffer made directly names its sizes.
     CHECK_THROWS_WITH(Buffer<int>(100000, 100000, 3),
                       Contains("sizes {100000, 100000, 3} need a stride of 10000000000 elements"));

@@ -200,7 +200,7 @@ TEST_CASE("reorder_storage makes the listed dimension innermost in memory", "[lo
     Function f = make_func("f", {"x", "y"}, {Call::make(g, {ivar("x"), ivar("y")})});
     Environment env = find_environment({f});
     Stmt s = inline_functions(schedule_functions({f}, realization_order({f}, env), env), {f});
-    s = storage_flattening(s, {f}, env);
+    s = storage_flattening(s, {f}, env, Target());
     auto stride = [&](const std::string &name) {
         auto lets = find_nodes<LetStmt>(s, [&](const LetStmt *l) { return l->name == name; });
         REQUIRE(lets.size() == 1);

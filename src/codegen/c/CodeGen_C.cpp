@@ -61,6 +61,8 @@ const std::map<std::string, RuntimePrototype> &runtime_prototypes() {
          {"int", {"void *", "const char *", "int32_t", "int32_t", "int32_t"}}},
         {"loom_error_buffer_extents_too_large",
          {"int", {"void *", "const char *", "int64_t", "int64_t"}}},
+        {"loom_error_allocation_too_large",
+         {"int", {"void *", "const char *", "int64_t", "int64_t"}}},
         {"loom_error_bound_violated",
          {"int",
           {"void *", "const char *", "const char *", "int32_t", "int32_t", "int32_t", "int32_t",

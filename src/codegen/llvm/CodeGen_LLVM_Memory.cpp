@@ -272,8 +272,9 @@ void CodeGen_LLVM::visit(const Load *op) {
         }
     } else if (const Ramp *r = ramp_with_stride(index, -1); r && !mask) {
         // Reversed: one dense load ending at base, then a lane reversal.
+        llvm::Value *base = codegen(r->base);
         llvm::Value *first =
-            builder->CreateSub(codegen(r->base), llvm::ConstantInt::get(i32_t, lanes - 1));
+            builder->CreateSub(base, llvm::ConstantInt::get(base->getType(), lanes - 1));
         llvm::Value *loaded = tagged(
             builder->CreateAlignedLoad(vec_type, element_pointer(op->name, elem, first), align));
         result = builder->CreateVectorReverse(loaded);
@@ -342,8 +343,9 @@ void CodeGen_LLVM::visit(const Store *op) {
             tagged(builder->CreateAlignedStore(v, ptr, align));
         }
     } else if (const Ramp *r = ramp_with_stride(index, -1); r && !mask) {
+        llvm::Value *base = codegen(r->base);
         llvm::Value *first =
-            builder->CreateSub(codegen(r->base), llvm::ConstantInt::get(i32_t, lanes - 1));
+            builder->CreateSub(base, llvm::ConstantInt::get(base->getType(), lanes - 1));
         tagged(builder->CreateAlignedStore(builder->CreateVectorReverse(v),
                                            element_pointer(op->name, elem, first), align));
     } else {
