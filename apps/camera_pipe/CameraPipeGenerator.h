@@ -22,7 +22,10 @@
 // - sharpen: the curved image plus strength/16 of its difference from a
 //   [1 2 1] x [1 2 1] / 16 blur (edges repeated), clamped to [0, 255].
 
+// perf_apps' Halide side includes this header with Halide's names (apps/bench).
+#ifndef LOOM_APP_HALIDE_SIDE
 #include "Loom.h"
+#endif
 #include "app_schedule.h"
 
 class CameraPipeGenerator : public loom::Generator<CameraPipeGenerator> {

@@ -17,7 +17,10 @@
 
 #include <limits>
 
+// perf_apps' Halide side includes this header with Halide's names (apps/bench).
+#ifndef LOOM_APP_HALIDE_SIDE
 #include "Loom.h"
+#endif
 #include "app_schedule.h"
 
 class LensBlurGenerator : public loom::Generator<LensBlurGenerator> {

@@ -12,7 +12,10 @@
 // patch's area. The weights use fast_exp (a polynomial, about 3e-6
 // relative error, computed lane-parallel rather than by libm per lane).
 
+// perf_apps' Halide side includes this header with Halide's names (apps/bench).
+#ifndef LOOM_APP_HALIDE_SIDE
 #include "Loom.h"
+#endif
 #include "app_schedule.h"
 
 class NlMeansGenerator : public loom::Generator<NlMeansGenerator> {
