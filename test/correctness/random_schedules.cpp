@@ -25,6 +25,7 @@
 #include "common/RandomPipelines.h"
 #include "common/RandomSchedules.h"
 #include "common/ScheduleRoundTrip.h"
+#include "common/ScopedEnv.h"
 
 using namespace loom;
 
@@ -532,4 +533,18 @@ TEST_CASE("random schedules: separable blur", "[random_schedule]") {
 
 TEST_CASE("random schedules: multi-consumer DAG", "[random_schedule]") {
     run_pipeline(pipelines()[4]);
+}
+
+// Known issue, not fixed yet (hidden: run it by name): a store_root Func
+// computed inside a loop and itself fused and split with RoundUp gets its
+// storage from fused_part_range (lower/RegionsTouched.cpp), which bounds
+// `fused / extent` by the fused loop's whole range over every iteration of
+// the enclosing loop: here p1's y extent becomes about W * H and its storage
+// 23,366,786,625 elements, refused (before large_buffers' check: out of
+// memory). Seen once in CI (c_backend, 2026-11-26).
+TEST_CASE("random schedules: store_root of a fused RoundUp Func at a fused loop",
+          "[.][random_schedule][known_issue]") {
+    loom_test::ScopedEnv seed("LOOM_TEST_SEED", "590305786");
+    loom_test::ScopedEnv only("LOOM_TEST_ONLY", "5");
+    run_pipeline(pipelines()[1]);
 }
