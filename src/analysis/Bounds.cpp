@@ -92,9 +92,7 @@ private:
     // An end that will be used more than once: a variable when it is large.
     Expr share(const Expr &end) {
         if (!end.defined()) return end;
-        int nodes = 0;
-        visit_all(end, [&](const IRNode *) { nodes++; });
-        if (nodes <= shared_end_nodes) return end;
+        if (count_nodes(end, shared_end_nodes) <= shared_end_nodes) return end;
         std::string name = unique_name("bounds.end");
         named.emplace_back(name, end);
         return Variable::make(end.type(), name);

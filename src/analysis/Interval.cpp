@@ -18,9 +18,7 @@ Expr union_end(bool is_min, const Expr &a, const Expr &b) {
     constexpr int small = 64;
     if (equal(a, b)) return a;
     Expr e = is_min ? Min::make(a, b) : Max::make(a, b);
-    int nodes = 0;
-    visit_all(a, [&](const IRNode *) { nodes++; });
-    return nodes <= small ? simplify(e) : e;
+    return count_nodes(a, small) <= small ? simplify(e) : e;
 }
 
 } // namespace

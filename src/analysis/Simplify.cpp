@@ -183,22 +183,6 @@ public:
     }
 };
 
-// Counts the nodes of an expression, stopping once past a limit.
-int count_nodes(const Expr &e, int limit) {
-    // IRVisitor has no per-node hook; a mutator's mutate() sees every node.
-    struct Counter : public IRMutator {
-        int count = 0, limit = 0;
-        using IRMutator::mutate;
-        Expr mutate(const Expr &x) override {
-            if (++count > limit) return x;
-            return IRMutator::mutate(x);
-        }
-    } c;
-    c.limit = limit;
-    c.mutate(e);
-    return c.count;
-}
-
 } // namespace
 
 // Bounds inference and the loop splits compute the same bound in several

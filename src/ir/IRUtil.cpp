@@ -1,5 +1,6 @@
 #include "ir/IRUtil.h"
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 
@@ -130,6 +131,21 @@ bool stmt_uses_var(const Stmt &s, const std::string &name) {
 
 bool expr_uses_vars(const Expr &e, const std::set<std::string> &names) {
     return uses_any(e, names);
+}
+
+int count_nodes(const Expr &e, int limit) {
+    // IRVisitor has no per-node hook; a mutator's mutate() sees every node.
+    struct Counter : public IRMutator {
+        int count = 0, limit = 0;
+        using IRMutator::mutate;
+        Expr mutate(const Expr &x) override {
+            if (++count > limit) return x;
+            return IRMutator::mutate(x);
+        }
+    } c;
+    c.limit = limit;
+    if (e.defined()) c.mutate(e);
+    return std::min(c.count, limit + 1);
 }
 
 void visit_all(const Expr &e, const std::function<void(const IRNode *)> &f) {

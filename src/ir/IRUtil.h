@@ -20,6 +20,9 @@ bool expr_uses_vars(const Expr &e, const std::set<std::string> &names);
 /** Names of all free Variables of e. */
 std::set<std::string> free_variables(const Expr &e);
 /** Call f on every node of e / s (pre-order). */
+/** The nodes of e counted as a tree, stopping once past `limit` (then
+ * limit + 1): for size checks that must not walk a huge expression. */
+int count_nodes(const Expr &e, int limit);
 void visit_all(const Expr &e, const std::function<void(const IRNode *)> &f);
 void visit_all(const Stmt &s, const std::function<void(const IRNode *)> &f);
 

@@ -252,9 +252,7 @@ class RegionsTouched : public IRVisitor {
      * computed inside each other). Small ends stay written out, so that the
      * simplifier can still cancel terms between them. */
     Expr name_if_large(const std::string &name, const Expr &end) {
-        int nodes = 0;
-        visit_all(end, [&](const IRNode *) { nodes++; });
-        if (nodes <= large_range_nodes) return end;
+        if (count_nodes(end, large_range_nodes) <= large_range_nodes) return end;
         range_lets.emplace_back(name, end);
         return Variable::make(end.type(), name);
     }
