@@ -284,6 +284,13 @@ class RegionsTouched : public IRVisitor {
             Expr e = expand(mod_op->b);
             return Interval(bounds(m).min, bounds(sub(add(m, e), 1)).max);
         }
+        if (const auto *capped = add_op->a.as<Min>(); capped && capped->a.as<Div>()) {
+            // min(fused / extent, outer extent - 1): the quotient's range, capped.
+            Interval q = fused_part_range(Add::make(capped->a, add_op->b));
+            Interval cap = bounds(add(expand(capped->b), m));
+            if (!q.is_bounded() || !cap.has_upper_bound()) return q;
+            return Interval(q.min, simplify(Min::make(q.max, cap.max)));
+        }
         if (const auto *div_op = add_op->a.as<Div>()) {
             // Division by a positive divisor is monotonic in both operands
             // for a fixed other one: the extremes are at the corners.
@@ -332,7 +339,9 @@ protected:
         if (done) return;
         op->value.accept(this);
         const auto *add_op = op->value.as<Add>();
-        bool part = add_op && (add_op->a.as<Mod>() || add_op->a.as<Div>());
+        const auto *capped = add_op ? add_op->a.as<Min>() : nullptr;
+        bool part = add_op &&
+                    (add_op->a.as<Mod>() || add_op->a.as<Div>() || (capped && capped->a.as<Div>()));
         ScopedLet bind(lets, op->name, op->value);
         if (part) fused_parts.push_back(op->name);
         op->body.accept(this);

@@ -224,7 +224,11 @@ class StageNestBuilder {
         // the divisor provably positive, which keeps the fused loop's bounds tight.
         Expr divisor = Max::make(inner.extent, make_one(Int(32)));
         lets.emplace_back(fuse.inner, add(mod(fused, divisor), inner.min));
-        lets.emplace_back(fuse.outer, add(div(fused, divisor), outer.min));
+        // fused / divisor never reaches the outer extent inside the loop; the
+        // min says so to bounds inference, which otherwise bounds the quotient
+        // of two ranges and loses that the fused extent is their product.
+        Expr quotient = Min::make(div(fused, divisor), sub(outer.extent, 1));
+        lets.emplace_back(fuse.outer, add(quotient, outer.min));
         ranges[fuse.old_var] = VarRange{make_zero(Int(32)), mul(outer.extent, inner.extent)};
     }
 
