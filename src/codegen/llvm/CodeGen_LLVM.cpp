@@ -243,15 +243,20 @@ llvm::Function *CodeGen_LLVM::define_body_function(const LoweredFunc &f) {
     entry_block = llvm::BasicBlock::Create(context, "entry", function);
     builder->SetInsertPoint(entry_block);
     symbols.push("__user_context", function->getArg(0));
+    entry_arguments = {"__user_context"};
+    written_fields.clear();
+    written_log.clear();
     for (size_t i = 0; i < f.args.size(); i++) {
         const auto &a = f.args[i];
-        symbols.push(a.is_buffer() ? a.name + ".buffer" : a.name,
-                     function->getArg(unsigned(i + 1)));
+        std::string name = a.is_buffer() ? a.name + ".buffer" : a.name;
+        symbols.push(name, function->getArg(unsigned(i + 1)));
+        entry_arguments.insert(name);
     }
     push_embedded_buffers(f);
     outline_loop_nests = count_loop_nests(f.body) > max_loop_nests_per_function;
     codegen_region(f.body);
     pop_embedded_buffers(f);
+    entry_arguments.clear();
     if (!builder->GetInsertBlock()->getTerminator())
         builder->CreateRet(llvm::ConstantInt::get(i32_t, 0));
     for (size_t i = 0; i < f.args.size(); i++) {

@@ -120,6 +120,7 @@ llvm::Value *CodeGen_LLVM::codegen_extern(const Call *op) {
         return scalarized_libm_call(op->name, args, result);
     }
     llvm::Value *v = call_c_function(op->name, result, args, arg_types);
+    note_field_write(op);
     if (op->type.is_void()) return llvm::ConstantInt::get(i32_t, 0);
     return v;
 }
@@ -128,26 +129,30 @@ llvm::Value *CodeGen_LLVM::codegen_buffer_field(const Call *op) {
     internal_assert(!op->args.empty(), "buffer field intrinsic without a buffer");
     llvm::Value *buf = codegen(op->args[0]);
     auto field = [&](unsigned i) { return builder->CreateStructGEP(buffer_t_type, buf, i); };
+    // Volatile where read again at each use (CodeGen_LLVM_Rematerialize.cpp).
+    auto load = [&](llvm::Type *t, llvm::Value *p) {
+        return builder->CreateLoad(t, p, rematerializing);
+    };
     auto type_field = [&](unsigned i, llvm::Type *t) {
         llvm::Value *p =
             builder->CreateGEP(buffer_t_type, buf,
                                {llvm::ConstantInt::get(i32_t, 0), llvm::ConstantInt::get(i32_t, 4),
                                 llvm::ConstantInt::get(i32_t, i)});
-        return builder->CreateLoad(t, p);
+        return load(t, p);
     };
     auto dim_field = [&](unsigned i) {
         internal_assert(op->args.size() == 2, "buffer dimension intrinsic needs a dimension");
-        llvm::Value *dims = builder->CreateLoad(ptr_t, field(6));
+        llvm::Value *dims = load(ptr_t, field(6));
         llvm::Value *d = builder->CreateSExtOrTrunc(codegen(op->args[1]), i32_t);
         llvm::Value *p =
             builder->CreateGEP(dimension_t_type, dims, {d, llvm::ConstantInt::get(i32_t, i)});
-        return builder->CreateLoad(i32_t, p);
+        return load(i32_t, p);
     };
     llvm::Value *v = nullptr;
     Type from = Int(32);
     switch (op->op) {
     case Intrinsic::buffer_get_host:
-        return builder->CreateLoad(ptr_t, field(2));
+        return load(ptr_t, field(2));
     case Intrinsic::buffer_get_min:
         v = dim_field(0);
         break;
@@ -158,7 +163,7 @@ llvm::Value *CodeGen_LLVM::codegen_buffer_field(const Call *op) {
         v = dim_field(2);
         break;
     case Intrinsic::buffer_get_dimensions:
-        v = builder->CreateLoad(i32_t, field(5));
+        v = load(i32_t, field(5));
         break;
     case Intrinsic::buffer_get_type_code:
         v = type_field(0, i8_t), from = UInt(8);

@@ -104,7 +104,8 @@ void CodeGen_LLVM::visit(const Reinterpret *op) {
 }
 
 void CodeGen_LLVM::visit(const Variable *op) {
-    value = sym_get(op->name);
+    value = rematerialized(op->name);
+    if (!value) value = sym_get(op->name);
 }
 
 namespace {

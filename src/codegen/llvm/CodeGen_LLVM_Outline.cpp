@@ -18,6 +18,7 @@
 #include "codegen/llvm/CodeGen_LLVM_Visitor.h"
 #include "ir/Error.h"
 #include "ir/IRUtil.h"
+#include "ir/IRVisitor.h"
 
 namespace loom {
 namespace Internal {
@@ -34,9 +35,11 @@ CodeGen_LLVM::Outlined CodeGen_LLVM::outline(const Stmt &body, const std::string
         if (n == index) continue;
         const auto *v = symbols.find(n);
         if (!v) continue;
+        llvm::Value *value = rematerialized(n);
+        if (!value) value = *v;
         names.push_back(n);
-        values.push_back(*v);
-        types.push_back((*v)->getType());
+        values.push_back(value);
+        types.push_back(value->getType());
     }
     llvm::StructType *closure_type = llvm::StructType::create(context, types, "closure." + name);
     llvm::Value *closure = create_entry_alloca(closure_type, nullptr, 16, name + ".closure");
@@ -117,6 +120,71 @@ void CodeGen_LLVM::codegen_parallel_for(const For *op) {
         "loom_do_par_for", i32_t, {user_context(), task.function, min, extent, task.closure},
         {Handle(), Handle(), Int(32), Int(32), Handle()});
     return_on_error(result, op->name + ".par_for");
+}
+
+namespace {
+
+/** Statements of straight-line checking code: asserts, and branches and
+ * calls with no loops, storage or memory accesses inside. */
+bool is_check_code(const Stmt &s) {
+    class Checker : public IRVisitor {
+    public:
+        bool ok = true;
+        using IRVisitor::visit;
+        void visit(const For *) override { ok = false; }
+        void visit(const Allocate *) override { ok = false; }
+        void visit(const Free *) override { ok = false; }
+        void visit(const Store *) override { ok = false; }
+        void visit(const Load *) override { ok = false; }
+        void visit(const Provide *) override { ok = false; }
+        void visit(const Realize *) override { ok = false; }
+        void visit(const ProducerConsumer *) override { ok = false; }
+    } checker;
+    if (!s.as<AssertStmt>() && !s.as<IfThenElse>() && !s.as<Evaluate>()) return false;
+    s.accept(&checker);
+    return checker.ok;
+}
+
+/** Check statements per outlined function: small enough for LLVM to be
+ * cheap on, large enough that the calls stay few. */
+constexpr size_t checks_per_function = 16;
+
+} // namespace
+
+void CodeGen_LLVM::codegen_block_outlining_checks(const Block *op) {
+    std::vector<Stmt> stmts;
+    Stmt s = op;
+    while (const auto *b = s.as<Block>()) {
+        stmts.push_back(b->first);
+        s = b->rest;
+    }
+    stmts.push_back(s);
+    std::vector<Stmt> run;
+    auto flush = [&]() {
+        for (size_t i = 0; i < run.size(); i += checks_per_function) {
+            std::vector<Stmt> chunk(run.begin() + long(i),
+                                    run.begin() +
+                                        long(std::min(run.size(), i + checks_per_function)));
+            Stmt body = Block::make(chunk);
+            std::string name = "checks." + std::to_string(outlined_checks++);
+            Outlined checks = outline(body, name, "");
+            checks.function->addFnAttr(llvm::Attribute::NoInline);
+            llvm::Value *result =
+                builder->CreateCall(checks.function, {user_context(), checks.closure});
+            return_on_error(result, name);
+            note_field_writes(body);
+        }
+        run.clear();
+    };
+    for (const Stmt &st : stmts) {
+        if (is_check_code(st)) {
+            run.push_back(st);
+            continue;
+        }
+        flush();
+        codegen(st);
+    }
+    flush();
 }
 
 void CodeGen_LLVM::codegen_outlined_loop(const For *op) {

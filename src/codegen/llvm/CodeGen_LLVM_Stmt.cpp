@@ -25,11 +25,15 @@ void CodeGen_LLVM::visit(const LetStmt *op) {
         ScopedBinding<std::string> root(memory_roots, op->name, memory_root_of(op->value));
         const char *release = release_function_for(op->value);
         if (release) heap_allocations.push_back({release, v});
+        bool remat = push_rematerializable(op);
         codegen(op->body);
+        if (remat) rematerializable.pop(op->name);
         if (release) heap_allocations.pop_back();
         return;
     }
+    bool remat = push_rematerializable(op);
     codegen(op->body);
+    if (remat) rematerializable.pop(op->name);
 }
 
 void CodeGen_LLVM::visit(const AssertStmt *op) {
@@ -137,6 +141,10 @@ void CodeGen_LLVM::visit(const Realize *op) {
 }
 
 void CodeGen_LLVM::visit(const Block *op) {
+    if (outline_loop_nests && loop_depth == 0) {
+        codegen_block_outlining_checks(op);
+        return;
+    }
     codegen(op->first);
     codegen(op->rest);
 }
@@ -149,13 +157,7 @@ void CodeGen_LLVM::visit(const IfThenElse *op) {
         op->else_case.defined() ? llvm::BasicBlock::Create(context, "else", function) : after;
     builder->CreateCondBr(cond, then_block, else_block);
     builder->SetInsertPoint(then_block);
-    codegen_region(op->then_case);
-    builder->CreateBr(after);
-    if (op->else_case.defined()) {
-        builder->SetInsertPoint(else_block);
-        codegen_region(op->else_case);
-        builder->CreateBr(after);
-    }
+    codegen_branches(op, else_block, after);
     builder->SetInsertPoint(after);
 }
 

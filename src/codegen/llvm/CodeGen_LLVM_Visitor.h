@@ -8,6 +8,7 @@
 // intrinsics) and CodeGen_LLVM_Stmt.cpp (control flow).
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -146,10 +147,40 @@ private:
     void codegen_parallel_for(const For *op);
     /** Outline a top-level loop nest into a function of its own and call it. */
     void codegen_outlined_loop(const For *op);
+    /** A top-level block of a function whose nests are outlined: runs of
+     * checks (asserts, bounds queries) go to functions of a few each, so
+     * that the entry function of a pipeline with many buffers stays small. */
+    void codegen_block_outlining_checks(const Block *op);
+    int outlined_checks = 0;
     /** Loops around the code being generated (a task's body counts as one). */
     int loop_depth = 0;
     /** Are top-level serial loop nests outlined (a function with many)? */
     bool outline_loop_nests = false;
+
+    // ---- Buffer fields read where used (CodeGen_LLVM_Rematerialize.cpp) ----
+    /** Lets of the entry function generated again at each use (undefined:
+     * a let that hides one of the same name). */
+    Scope<Expr> rematerializable;
+    /** Names of the entry function's arguments. */
+    std::set<std::string> entry_arguments;
+    /** Buffer field loads being emitted are volatile (not merged by LLVM). */
+    bool rematerializing = false;
+    /** Dimensions (buffer argument, dim; -1: all) a bounds query has
+     * written so far in the entry function. */
+    std::multiset<std::pair<std::string, int>> written_fields;
+    std::vector<std::pair<std::string, int>> written_log; // in order, to undo a branch's
+    bool rematerialization_active() const;
+    /** Push op's name on rematerializable when needed; true if pushed. */
+    bool push_rematerializable(const LetStmt *op);
+    /** The value of a rematerializable let, generated here; else nullptr. */
+    llvm::Value *rematerialized(const std::string &name);
+    /** Record the dimension a bounds query call writes. */
+    void note_field_write(const Call *op);
+    /** note_field_write for every call in s (code outlined elsewhere). */
+    void note_field_writes(const Stmt &s);
+    /** Both branches of op, each seeing only the writes on its own path. */
+    void codegen_branches(const IfThenElse *op, llvm::BasicBlock *else_block,
+                          llvm::BasicBlock *after);
 
     // ---- Memory (CodeGen_LLVM_Memory.cpp) ----
     llvm::Value *element_pointer(const std::string &buffer, llvm::Type *elem, llvm::Value *index);
