@@ -254,6 +254,9 @@ llvm::Function *CodeGen_LLVM::define_body_function(const LoweredFunc &f) {
     }
     push_embedded_buffers(f);
     outline_loop_nests = count_loop_nests(f.body) > max_loop_nests_per_function;
+    // Only checks and calls remain here: LLVM's code generation without
+    // optimization is linear in its size, the optimizing one is not.
+    if (outline_loop_nests) function->addFnAttr(llvm::Attribute::OptimizeNone);
     codegen_region(f.body);
     pop_embedded_buffers(f);
     entry_arguments.clear();

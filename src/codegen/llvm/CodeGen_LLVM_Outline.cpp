@@ -124,34 +124,63 @@ void CodeGen_LLVM::codegen_parallel_for(const For *op) {
 
 namespace {
 
-/** Statements of straight-line checking code: asserts, and branches and
- * calls with no loops, storage or memory accesses inside. */
-bool is_check_code(const Stmt &s) {
-    class Checker : public IRVisitor {
+/** How a top-level statement of a function with outlined nests is grouped. */
+enum class Part { Other, Checks, Nest };
+
+/** Checks: asserts, and branches and calls with no loops, storage or memory
+ * accesses inside. Nests: loops (with their producer/consumer markers) that
+ * free no buffer of the caller. */
+Part part_of(const Stmt &s) {
+    class Finder : public IRVisitor {
     public:
-        bool ok = true;
+        bool loops = false, storage = false, frees = false;
         using IRVisitor::visit;
-        void visit(const For *) override { ok = false; }
-        void visit(const Allocate *) override { ok = false; }
-        void visit(const Free *) override { ok = false; }
-        void visit(const Store *) override { ok = false; }
-        void visit(const Load *) override { ok = false; }
-        void visit(const Provide *) override { ok = false; }
-        void visit(const Realize *) override { ok = false; }
-        void visit(const ProducerConsumer *) override { ok = false; }
-    } checker;
-    if (!s.as<AssertStmt>() && !s.as<IfThenElse>() && !s.as<Evaluate>()) return false;
-    s.accept(&checker);
-    return checker.ok;
+        void visit(const For *op) override {
+            loops = true;
+            IRVisitor::visit(op);
+        }
+        void visit(const Allocate *op) override {
+            storage = true;
+            IRVisitor::visit(op);
+        }
+        void visit(const Free *) override { frees = true; }
+        void visit(const Store *op) override {
+            storage = true;
+            IRVisitor::visit(op);
+        }
+        void visit(const Load *op) override {
+            storage = true;
+            IRVisitor::visit(op);
+        }
+        void visit(const Provide *op) override {
+            storage = true;
+            IRVisitor::visit(op);
+        }
+        void visit(const Realize *op) override {
+            storage = true;
+            IRVisitor::visit(op);
+        }
+        void visit(const ProducerConsumer *op) override {
+            storage = true;
+            IRVisitor::visit(op);
+        }
+    } finder;
+    bool check_like = s.as<AssertStmt>() || s.as<IfThenElse>() || s.as<Evaluate>();
+    bool nest_like = s.as<For>() || s.as<ProducerConsumer>();
+    if (!check_like && !nest_like) return Part::Other;
+    s.accept(&finder);
+    if (finder.frees) return Part::Other;
+    if (check_like && !finder.loops && !finder.storage) return Part::Checks;
+    return nest_like ? Part::Nest : Part::Other;
 }
 
-/** Check statements per outlined function: small enough for LLVM to be
- * cheap on, large enough that the calls stay few. */
-constexpr size_t checks_per_function = 16;
+/** Statements per outlined function: small enough for LLVM to be cheap on,
+ * large enough that the calling function stays small. */
+constexpr size_t statements_per_function = 16;
 
 } // namespace
 
-void CodeGen_LLVM::codegen_block_outlining_checks(const Block *op) {
+void CodeGen_LLVM::codegen_block_outlining_parts(const Block *op) {
     std::vector<Stmt> stmts;
     Stmt s = op;
     while (const auto *b = s.as<Block>()) {
@@ -160,29 +189,36 @@ void CodeGen_LLVM::codegen_block_outlining_checks(const Block *op) {
     }
     stmts.push_back(s);
     std::vector<Stmt> run;
+    Part run_part = Part::Other;
     auto flush = [&]() {
-        for (size_t i = 0; i < run.size(); i += checks_per_function) {
-            std::vector<Stmt> chunk(run.begin() + long(i),
-                                    run.begin() +
-                                        long(std::min(run.size(), i + checks_per_function)));
-            Stmt body = Block::make(chunk);
-            std::string name = "checks." + std::to_string(outlined_checks++);
-            Outlined checks = outline(body, name, "");
-            checks.function->addFnAttr(llvm::Attribute::NoInline);
+        for (size_t i = 0; i < run.size(); i += statements_per_function) {
+            size_t end = std::min(run.size(), i + statements_per_function);
+            if (end - i == 1 && run_part == Part::Nest) {
+                codegen(run[i]); // a lone nest: its loops are outlined one by one
+                continue;
+            }
+            Stmt body =
+                Block::make(std::vector<Stmt>(run.begin() + long(i), run.begin() + long(end)));
+            std::string name = (run_part == Part::Checks ? "checks." : "nests.") +
+                               std::to_string(outlined_parts++);
+            Outlined part = outline(body, name, "");
+            part.function->addFnAttr(llvm::Attribute::NoInline);
             llvm::Value *result =
-                builder->CreateCall(checks.function, {user_context(), checks.closure});
+                builder->CreateCall(part.function, {user_context(), part.closure});
             return_on_error(result, name);
             note_field_writes(body);
         }
         run.clear();
     };
     for (const Stmt &st : stmts) {
-        if (is_check_code(st)) {
+        Part p = part_of(st);
+        if (p != run_part) flush();
+        run_part = p;
+        if (p == Part::Other) {
+            codegen(st);
+        } else {
             run.push_back(st);
-            continue;
         }
-        flush();
-        codegen(st);
     }
     flush();
 }

@@ -142,7 +142,7 @@ void CodeGen_LLVM::visit(const Realize *op) {
 
 void CodeGen_LLVM::visit(const Block *op) {
     if (outline_loop_nests && loop_depth == 0) {
-        codegen_block_outlining_checks(op);
+        codegen_block_outlining_parts(op);
         return;
     }
     codegen(op->first);

@@ -148,10 +148,11 @@ private:
     /** Outline a top-level loop nest into a function of its own and call it. */
     void codegen_outlined_loop(const For *op);
     /** A top-level block of a function whose nests are outlined: runs of
-     * checks (asserts, bounds queries) go to functions of a few each, so
-     * that the entry function of a pipeline with many buffers stays small. */
-    void codegen_block_outlining_checks(const Block *op);
-    int outlined_checks = 0;
+     * checks (asserts, bounds queries) and runs of loop nests go to
+     * functions of a few statements each, so that the entry function of a
+     * pipeline with many buffers or stages stays small. */
+    void codegen_block_outlining_parts(const Block *op);
+    int outlined_parts = 0;
     /** Loops around the code being generated (a task's body counts as one). */
     int loop_depth = 0;
     /** Are top-level serial loop nests outlined (a function with many)? */

@@ -24,6 +24,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Passes/StandardInstrumentations.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/InstCombine/InstCombine.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
@@ -132,7 +133,12 @@ void optimize_module(llvm::Module &m, llvm::TargetMachine &tm) {
     llvm::FunctionAnalysisManager fam;
     llvm::CGSCCAnalysisManager cgam;
     llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder pb(&tm, tuning);
+    // Passes skip functions marked optnone (the entry function of a pipeline
+    // whose loop nests are outlined: checks and calls only).
+    llvm::PassInstrumentationCallbacks instrumentation;
+    llvm::OptNoneInstrumentation skip_optnone(false);
+    skip_optnone.registerCallbacks(instrumentation);
+    llvm::PassBuilder pb(&tm, tuning, std::nullopt, &instrumentation);
     pb.registerModuleAnalyses(mam);
     pb.registerCGSCCAnalyses(cgam);
     pb.registerFunctionAnalyses(fam);

@@ -127,6 +127,10 @@ std::unique_ptr<llvm::TargetMachine> make_target_machine(const Target &t) {
     }
 
     llvm::TargetOptions options;
+    // One section per function: the assembler lays out and relaxes (pads
+    // branches, see above) each section as a whole, which costs more than
+    // linear time in its size; outlined loop nests make many small ones.
+    options.FunctionSections = true;
     // Fused multiply-adds where a float multiply feeds an add and both carry
     // the `contract` flag, which the code generator sets on every float
     // operation (Halide's default) except inside strict_float() and under
