@@ -212,6 +212,9 @@ class BoundsBuilder : public IRMutator {
     RegionQuery query_for(const std::string &name, int touches, bool writes) const {
         RegionQuery q;
         q.names = {name};
+        // The searches see the small bounds of consumers in the same loop
+        // written out, as when those lets were inside the statement searched.
+        q.outer_lets = &small_level_values;
         if (lets_read_buffers) return q;
         q.expected_touches = touches;
         const TouchIndex &i = index;

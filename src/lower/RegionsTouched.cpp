@@ -416,7 +416,9 @@ public:
     static constexpr int large_range_nodes = 400;
     std::vector<std::pair<std::string, Expr>> range_lets;
     std::map<std::string, Box> regions;
-    RegionsTouched(bool w, const Stmt &s, const RegionQuery &q) : writes(w), root(s), query(q) {}
+    RegionsTouched(bool w, const Stmt &s, const RegionQuery &q) : writes(w), root(s), query(q) {
+        if (q.outer_lets) lets = *q.outer_lets;
+    }
 };
 
 std::map<std::string, Box> touched(const Stmt &s, bool writes, const RegionQuery &query) {
