@@ -204,7 +204,7 @@ Expr Simplifier::expand_lets(const Expr &value) {
     return count_nodes(e, max_expanded_nodes) <= max_expanded_nodes ? e : Expr();
 }
 
-Expr Simplifier::substitute_let_values(const Expr &e, const Scope<Expr> &lets) {
+Expr Simplifier::substitute_let_values(const Expr &e, const Scope<Expr> &lets, int max_nodes) {
     std::map<std::string, Expr> values;
     CollectVars vars;
     e.accept(&vars);
@@ -213,9 +213,11 @@ Expr Simplifier::substitute_let_values(const Expr &e, const Scope<Expr> &lets) {
         if (v && v->defined()) values[name] = *v;
     }
     if (values.empty()) return e;
+    Expr substituted = substitute(values, e);
+    if (max_nodes >= 0 && count_nodes(substituted, max_nodes) > max_nodes) return Expr();
     // Only for comparing values: its uses are not uses in the result.
     uncounted++;
-    Expr result = resimplify(substitute(values, e));
+    Expr result = resimplify(substituted);
     uncounted--;
     return result;
 }
@@ -309,8 +311,8 @@ Expr Simplifier::extent_through_lets(const Expr &extent) {
     if (shadowing_bindings > 0) return extent;
     Expr e = extent;
     for (int depth = 0; depth < 8; depth++) {
-        Expr next = substitute_let_values(e, let_values);
-        if (next.same_as(e)) break;
+        Expr next = substitute_let_values(e, let_values, max_extent_nodes);
+        if (!next.defined() || next.same_as(e)) break;
         e = next;
         if (as_const_int(e)) return e;
     }

@@ -108,6 +108,10 @@ public:
      * any do, let values are not substituted (they could name the wrong one). */
     int shadowing_bindings = 0;
     Expr extent_through_lets(const Expr &extent);
+    /** How large (as a tree) an extent with lets substituted may get: bounds
+     * lets that name their consumers' bounds make chains whose values,
+     * written out level by level, grow exponentially. */
+    static constexpr int max_extent_nodes = 1000;
     /** The enclosing LetStmts by (simplified) value, innermost name last, for
      * unify_with_enclosing_lets; not constants or variables (substituted). */
     std::map<Expr, std::vector<std::string>, ExprStructuralLess> lets_by_value;
@@ -120,8 +124,9 @@ public:
     static constexpr int max_expanded_nodes = 64;
     Expr expand_lets(const Expr &value);
     /** e with the values `lets` knows substituted for its variables (one
-     * level) and simplified; e itself when it uses none of them. */
-    Expr substitute_let_values(const Expr &e, const Scope<Expr> &lets);
+     * level) and simplified; e itself when it uses none of them; undefined
+     * when the substituted tree has more than max_nodes nodes (if given). */
+    Expr substitute_let_values(const Expr &e, const Scope<Expr> &lets, int max_nodes = -1);
     Expr unify_with_enclosing_lets(const Expr &value, const Expr &expanded);
     bool rebinds(const std::string &name) const {
         return let_values.contains(name) || vars_of_let_values.count(name) > 0;

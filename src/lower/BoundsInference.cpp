@@ -91,6 +91,14 @@ public:
     }
     /** e with the lets substituted (through lets of lets), simplified. */
     Expr substitute_into(const Expr &e) const { return simplify(substitute_through(values, e)); }
+    /** The same, or undefined where that is over max_nodes as a tree (bounds
+     * lets name their consumers' bounds, so a chain of them written out in
+     * full can be exponentially large). */
+    Expr substitute_into_if_small(const Expr &e, int max_nodes) const {
+        Expr substituted = substitute_through(values, e);
+        if (count_nodes(substituted, max_nodes) > max_nodes) return Expr();
+        return simplify(substituted);
+    }
 };
 
 /** The schedule calls that fix dimension d of f, as the user wrote them
@@ -141,6 +149,58 @@ class BoundsBuilder : public IRMutator {
      * everything. */
     bool lets_read_buffers = false;
 
+    /** The bounds lets of the Funcs computed directly in each enclosing loop
+     * body (the last: the innermost; the first: the root), consumers before
+     * their producers. They go at the top of that body, above every
+     * production there, so that a producer's region refers to the bounds
+     * of its consumers at the same level by name (as Halide's f.s0.x.min)
+     * instead of repeating them: repeated, each stage's range holds its
+     * consumer's range several times (a split's clamps and rounding use
+     * both ends), and a chain of stages grows exponentially. */
+    std::vector<LetList> level_lets;
+    /** Values of the pending level lets with the lets before them
+     * substituted, for those that stay small: substituted into the regions
+     * found, so that ordinary schedules get the expressions (and constant
+     * extents) they got with every consumer let written out. */
+    std::map<std::string, Expr> small_level_values;
+    /** The pending level lets too large for that: they stay names. */
+    std::set<std::string> large_level_names;
+    static constexpr int large_level_value_nodes = 400;
+
+    /** e with the small pending level lets substituted, simplified. */
+    Expr with_small_level_values(const Expr &e) const {
+        if (small_level_values.empty()) return e;
+        Expr s = substitute(small_level_values, e);
+        return s.same_as(e) ? e : simplify(s);
+    }
+
+    /** Adds lets to the innermost level's list (in order: each may use
+     * those before it). */
+    void add_level_lets(const LetList &lets) {
+        for (const auto &[name, value] : lets) {
+            Expr v = with_small_level_values(value);
+            bool small = count_nodes(v, large_level_value_nodes) <= large_level_value_nodes &&
+                         (large_level_names.empty() || !expr_uses_vars(v, large_level_names));
+            if (small) {
+                small_level_values[name] = v;
+            } else {
+                large_level_names.insert(name);
+            }
+            level_lets.back().emplace_back(name, v);
+        }
+    }
+
+    /** The innermost level's lets around its body; they go out of scope. */
+    Stmt flush_level_lets(const Stmt &body) {
+        LetList lets = std::move(level_lets.back());
+        level_lets.pop_back();
+        for (const auto &let : lets) {
+            small_level_values.erase(let.first);
+            large_level_names.erase(let.first);
+        }
+        return wrap_lets(lets, body);
+    }
+
     Stmt wrap_new_lets(const LetList &lets, const Stmt &s) {
         for (const auto &let : lets)
             lets_read_buffers = lets_read_buffers || reads_buffers(let.second);
@@ -152,6 +212,9 @@ class BoundsBuilder : public IRMutator {
     RegionQuery query_for(const std::string &name, int touches, bool writes) const {
         RegionQuery q;
         q.names = {name};
+        // The searches see the small bounds of consumers in the same loop
+        // written out, as when those lets were inside the statement searched.
+        q.outer_lets = &small_level_values;
         if (lets_read_buffers) return q;
         q.expected_touches = touches;
         const TouchIndex &i = index;
@@ -246,7 +309,9 @@ class BoundsBuilder : public IRMutator {
                         "no consumer of Func " << f.name() << " reads it");
         Box required = it->second;
         for (int d = 0; d < f.dimensions(); d++) {
-            const Interval &i = required[size_t(d)];
+            Interval &i = required[size_t(d)];
+            if (i.has_lower_bound()) i.min = with_small_level_values(i.min);
+            if (i.has_upper_bound()) i.max = with_small_level_values(i.max);
             if (!i.is_bounded()) {
                 user_error("Func " << f.name() << " is read by its consumers at coordinates "
                                    << "without " << (i.has_lower_bound() ? "an upper" : "a lower")
@@ -261,7 +326,12 @@ class BoundsBuilder : public IRMutator {
         LetList lets;
         define_stages_from_demand(f, region, lets);
         checks.push_back(block);
-        return wrap_new_lets(lets, Block::make(checks));
+        bool data_dependent = false;
+        for (const auto &let : lets) data_dependent = data_dependent || reads_buffers(let.second);
+        // Lets that read a Func stay here, after the productions before it.
+        if (data_dependent || level_lets.empty()) return wrap_new_lets(lets, Block::make(checks));
+        add_level_lets(lets);
+        return Block::make(checks);
     }
 
     /** Storage of a Func: everything its loops write inside the Realize,
@@ -275,7 +345,9 @@ class BoundsBuilder : public IRMutator {
                         "Func " << f.name() << " has storage but is never produced");
         LetList lets;
         for (int d = 0; d < f.dimensions(); d++) {
-            const Interval &i = it->second[size_t(d)];
+            Interval i = it->second[size_t(d)];
+            if (i.has_lower_bound()) i.min = with_small_level_values(i.min);
+            if (i.has_upper_bound()) i.max = with_small_level_values(i.max);
             std::string base = f.name() + "." + f.args()[size_t(d)];
             if (!i.is_bounded()) {
                 user_error("Func " << f.name() << " is written at coordinates without a bound in "
@@ -314,6 +386,13 @@ protected:
         const Function *f = scheduled_func(produce->name);
         if (!f) return block;
         return define_compute_bounds(*f, block, consume->body);
+    }
+
+    Stmt visit(const For *op) override {
+        level_lets.emplace_back();
+        Stmt body = flush_level_lets(mutate(op->body));
+        if (body.same_as(op->body)) return op;
+        return For::make(op->name, op->min, op->extent, op->for_type, op->device_api, body);
     }
 
     Stmt visit(const Realize *op) override {
@@ -466,7 +545,8 @@ public:
     Stmt build(const Stmt &pipeline) {
         std::vector<Stmt> checks;
         LetList lets = output_lets(checks);
-        Stmt s = mutate(pipeline);
+        level_lets.emplace_back();
+        Stmt s = flush_level_lets(mutate(pipeline));
         // Image and output regions are over the whole pipeline, inside the
         // output lets they are expressed in.
         LetList regions;
@@ -506,8 +586,9 @@ protected:
         }
         const auto *guard = op->body.as<IfThenElse>();
         internal_assert(guard && !guard->else_case.defined(), "malformed split guard");
-        Expr remainder = enclosing.substitute_into(op->value);
-        if (is_const_zero(remainder)) return mutate(guard->then_case);
+        // A remainder too large to write out is no provable zero: the guard stays.
+        Expr remainder = enclosing.substitute_into_if_small(op->value, 4000);
+        if (remainder.defined() && is_const_zero(remainder)) return mutate(guard->then_case);
         return mutate(op->body);
     }
 

@@ -257,6 +257,35 @@ class RegionsTouched : public IRVisitor {
         return Variable::make(end.type(), name);
     }
 
+    /** A let whose value is large once the lets it uses are substituted
+     * (bounds lets that name their consumers' bounds, BoundsInference.cpp)
+     * stands for a variable, so that lets of lets of lets are not written
+     * out in full at each use: a single value (bound by range_lets), or,
+     * when it varies over the loops in scope, a variable over its range
+     * (in `ranged`). Returns what the let's name stands for. */
+    Expr name_large_let(const std::string &name, const Expr &value,
+                        std::optional<ScopedBinding<Interval>> &ranged) {
+        Expr expanded = expand(value);
+        if (count_nodes(expanded, large_range_nodes) <= large_range_nodes) return value;
+        bool reads_funcs = false;
+        visit_all(expanded, [&](const IRNode *node) {
+            if (node->node_type != IRNodeType::Call) return;
+            auto type = static_cast<const Call *>(node)->call_type;
+            reads_funcs = reads_funcs || type == Call::Loom || type == Call::Image;
+        });
+        if (reads_funcs) return value; // its reads count where it is used
+        std::string var = unique_name(name + ".value");
+        if (!depends_on_loops(expanded)) {
+            range_lets.emplace_back(var, simplify(expanded));
+            return Variable::make(value.type(), var);
+        }
+        Interval b = bounds(expanded), range;
+        if (b.has_lower_bound()) range.min = name_if_large(var + ".min", b.min);
+        if (b.has_upper_bound()) range.max = name_if_large(var + ".max", b.max);
+        ranged.emplace(loops, var, range);
+        return Variable::make(value.type(), var);
+    }
+
     void record(const std::string &name, const std::vector<Expr> &args) {
         if (!query.names.empty()) {
             if (!query.names.count(name)) return;
@@ -342,7 +371,9 @@ protected:
         const auto *capped = add_op ? add_op->a.as<Min>() : nullptr;
         bool part = add_op &&
                     (add_op->a.as<Mod>() || add_op->a.as<Div>() || (capped && capped->a.as<Div>()));
-        ScopedLet bind(lets, op->name, op->value);
+        std::optional<ScopedBinding<Interval>> ranged;
+        Expr value = part ? op->value : name_large_let(op->name, op->value, ranged);
+        ScopedLet bind(lets, op->name, value);
         if (part) fused_parts.push_back(op->name);
         op->body.accept(this);
         if (part) fused_parts.pop_back();
@@ -394,7 +425,9 @@ public:
     static constexpr int large_range_nodes = 400;
     std::vector<std::pair<std::string, Expr>> range_lets;
     std::map<std::string, Box> regions;
-    RegionsTouched(bool w, const Stmt &s, const RegionQuery &q) : writes(w), root(s), query(q) {}
+    RegionsTouched(bool w, const Stmt &s, const RegionQuery &q) : writes(w), root(s), query(q) {
+        if (q.outer_lets) lets = *q.outer_lets;
+    }
 };
 
 std::map<std::string, Box> touched(const Stmt &s, bool writes, const RegionQuery &query) {

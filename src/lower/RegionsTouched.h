@@ -28,6 +28,9 @@ struct RegionQuery {
     /** False for a Func whose production touches none of `names`: it is
      * skipped. Unset: every production is searched. */
     std::function<bool(const std::string &)> production_touches;
+    /** Values of lets around the statement (none may use another), which
+     * the search substitutes like the statement's own lets. Unset: none. */
+    const std::map<std::string, Expr> *outer_lets = nullptr;
 };
 
 /** Regions read (Call::Loom and Call::Image), keyed by name. */
