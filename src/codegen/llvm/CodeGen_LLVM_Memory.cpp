@@ -220,6 +220,61 @@ llvm::Value *CodeGen_LLVM::strided_load(const Load *op, const Ramp *ramp, int st
     return builder->CreateShuffleVector(low, high, lanes_taken);
 }
 
+llvm::Value *CodeGen_LLVM::repeated_lanes_load(const Load *op, const RepeatedLanesIndex &index,
+                                               llvm::Type *elem, llvm::Align align) {
+    // With q = base / k + offset and r = base % k, lane j reads element
+    // q + (r + j) / k: the window [q, q + (r + n - 1) / k] of `fewest`
+    // elements, or one more when r >= k - spare. The window is read as
+    // `fewest` elements from its first and `fewest` ending at its last (the
+    // same load when there is no extra element), so nothing outside it is
+    // touched, and each remainder has its own constant shuffle of the two.
+    // Where the remainder is loop-invariant or known, LLVM hoists or folds
+    // the choice.
+    const int n = index.lanes, k = index.factor;
+    const int fewest = (n - 1) / k + 1, spare = (n - 1) % k;
+    Type t = index.base.type();
+    Expr quotient = Div::make(index.base, make_const(t, k));
+    Expr first = is_const_zero(index.offset) ? quotient : Add::make(quotient, index.offset);
+    llvm::Value *first_value = codegen(first);
+    llvm::Value *remainder = codegen(Mod::make(index.base, make_const(t, k)));
+    auto *window_type = llvm::FixedVectorType::get(elem, unsigned(fewest));
+    auto load = [&](llvm::Value *at) {
+        llvm::Value *loaded =
+            builder->CreateAlignedLoad(window_type, element_pointer(op->name, elem, at), align);
+        tag_memory_access(loaded, op->name);
+        return loaded;
+    };
+    llvm::Value *low = load(first_value), *high = nullptr;
+    if (spare) {
+        llvm::Value *extra = builder->CreateZExt(
+            builder->CreateICmpSGE(remainder,
+                                   llvm::ConstantInt::get(remainder->getType(), k - spare)),
+            first_value->getType());
+        high = load(builder->CreateAdd(first_value, extra, "", /*HasNUW=*/false,
+                                       /*HasNSW=*/true));
+    }
+    llvm::Value *result = nullptr;
+    for (int r = 0; r < k; r++) {
+        int extra = spare && r >= k - spare ? 1 : 0;
+        std::vector<int> lanes_taken;
+        for (int j = 0; j < n; j++) {
+            int e = (r + j) / k; // element of the window; beyond `fewest`: from high
+            lanes_taken.push_back(e < fewest ? e : fewest + e - extra);
+        }
+        llvm::Value *shuffled = high ? builder->CreateShuffleVector(low, high, lanes_taken)
+                                     : builder->CreateShuffleVector(
+                                           low, llvm::PoisonValue::get(window_type), lanes_taken);
+        if (!result) {
+            result = shuffled;
+            continue;
+        }
+        llvm::Value *is_r =
+            builder->CreateICmpEQ(remainder, llvm::ConstantInt::get(remainder->getType(), r));
+        result = builder->CreateSelect(is_r, shuffled, result);
+    }
+    return result;
+}
+
 void CodeGen_LLVM::visit(const Load *op) {
     Type t = op->type;
     int lanes = t.lanes;
@@ -282,6 +337,12 @@ void CodeGen_LLVM::visit(const Load *op) {
                stride && !mask &&
                (result = strided_load(op, index.as<Ramp>(), stride, elem, align))) {
         // Dense loads and a shuffle.
+    } else if (auto repeated =
+                   mask ? std::nullopt : match_repeated_lanes_index(index, [&](const Expr &e) {
+                       return resolve_vector_index(e);
+                   })) {
+        // Upsampling (f(x / k)): dense loads and a shuffle.
+        result = repeated_lanes_load(op, *repeated, elem, align);
     } else if (const Broadcast *b = index.as<Broadcast>();
                b && !mask && b->value.type().is_scalar()) {
         llvm::Value *ptr = element_pointer(op->name, elem, codegen(b->value));
