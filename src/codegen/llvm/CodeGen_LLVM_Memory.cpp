@@ -275,6 +275,40 @@ llvm::Value *CodeGen_LLVM::repeated_lanes_load(const Load *op, const RepeatedLan
     return result;
 }
 
+llvm::Value *CodeGen_LLVM::clamped_ramp_load(const Load *op, const ClampedRampIndex &index,
+                                             llvm::Type *elem, llvm::Align align) {
+    // Lanes inside [lo, hi] read their own elements with one masked load
+    // (masked-off lanes touch no memory); the others take the element at
+    // lo or hi, which is the first lane's (below lo) or the last lane's
+    // (above hi) element: two scalar loads of elements the lanes read.
+    // Cheaper to run and to compile than the gather it replaces.
+    const int n = index.lanes;
+    Type t = index.base.type();
+    Expr ramp = Ramp::make(index.base, make_one(t), n);
+    Expr inside = And::make(GE::make(ramp, Broadcast::make(index.lo, n)),
+                            LE::make(ramp, Broadcast::make(index.hi, n)));
+    Expr below = LT::make(ramp, Broadcast::make(index.lo, n));
+    Expr last_lane = Add::make(index.base, make_const(t, n - 1));
+    auto scalar_load = [&](const Expr &at) {
+        llvm::Value *loaded =
+            builder->CreateAlignedLoad(elem, element_pointer(op->name, elem, codegen(at)), align);
+        tag_memory_access(loaded, op->name);
+        return builder->CreateVectorSplat(unsigned(n), loaded);
+    };
+    llvm::Value *first = scalar_load(index.lane_index(index.base));
+    llvm::Value *last = scalar_load(index.lane_index(last_lane));
+    llvm::Value *outside = builder->CreateSelect(codegen(below), first, last);
+    Expr start = is_const_zero(index.offset) ? index.base : Add::make(index.base, index.offset);
+    auto *vec_type = llvm::FixedVectorType::get(elem, unsigned(n));
+    // The first lane's address may lie outside the buffer: not inbounds.
+    llvm::Value *at = codegen(start);
+    if (module->getDataLayout().getPointerSizeInBits() == 64) at = widen_index(*builder, at, i64_t);
+    llvm::Value *loaded = builder->CreateMaskedLoad(
+        vec_type, builder->CreateGEP(elem, sym_get(op->name), at), align, codegen(inside), outside);
+    tag_memory_access(loaded, op->name);
+    return loaded;
+}
+
 void CodeGen_LLVM::visit(const Load *op) {
     Type t = op->type;
     int lanes = t.lanes;
@@ -343,6 +377,12 @@ void CodeGen_LLVM::visit(const Load *op) {
                    })) {
         // Upsampling (f(x / k)): dense loads and a shuffle.
         result = repeated_lanes_load(op, *repeated, elem, align);
+    } else if (auto clamped =
+                   mask ? std::nullopt : match_clamped_ramp_index(index, [&](const Expr &e) {
+                       return resolve_vector_index(e);
+                   })) {
+        // A boundary condition's clamp: a masked dense load, no gather.
+        result = clamped_ramp_load(op, *clamped, elem, align);
     } else if (const Broadcast *b = index.as<Broadcast>();
                b && !mask && b->value.type().is_scalar()) {
         llvm::Value *ptr = element_pointer(op->name, elem, codegen(b->value));
