@@ -11,11 +11,10 @@
 
 #include <cstdint>
 #include <string>
-#include <sys/mman.h>
-#include <unistd.h>
 #include <vector>
 
 #include "Loom.h"
+#include "common/GuardedArray.h"
 #include "common/ScratchFile.h"
 
 using namespace loom;
@@ -23,38 +22,9 @@ using Catch::Contains;
 
 namespace {
 
+using loom_test::GuardedArray;
 using loom_test::read_text;
 using loom_test::ScratchFile;
-
-/** n elements of T next to a page that faults when touched: flush against
- * the page after them, or (at_start) against the page before them. */
-template <typename T> class GuardedArray {
-public:
-    GuardedArray(size_t n, bool at_start) : n(n) {
-        size_t page = size_t(sysconf(_SC_PAGESIZE));
-        size_t data_pages = (n * sizeof(T) + page - 1) / page;
-        bytes = (data_pages + 2) * page;
-        void *m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        REQUIRE(m != MAP_FAILED);
-        mapping = static_cast<uint8_t *>(m);
-        REQUIRE(mprotect(mapping, page, PROT_NONE) == 0);
-        REQUIRE(mprotect(mapping + (data_pages + 1) * page, page, PROT_NONE) == 0);
-        uint8_t *first =
-            at_start ? mapping + page : mapping + (data_pages + 1) * page - n * sizeof(T);
-        data = reinterpret_cast<T *>(first);
-        for (size_t i = 0; i < n; i++) data[i] = T((i * 37 + 11) % 251);
-    }
-    ~GuardedArray() { munmap(mapping, bytes); }
-    GuardedArray(const GuardedArray &) = delete;
-    GuardedArray &operator=(const GuardedArray &) = delete;
-
-    T *data;
-    size_t n;
-
-private:
-    uint8_t *mapping;
-    size_t bytes;
-};
 
 /** out(x) = sum over k in `residues` of in(stride * x + k + offset), for x in
  * [0, width), vectorized by `lanes`; the input holds exactly the elements it

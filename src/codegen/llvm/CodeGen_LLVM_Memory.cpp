@@ -220,6 +220,95 @@ llvm::Value *CodeGen_LLVM::strided_load(const Load *op, const Ramp *ramp, int st
     return builder->CreateShuffleVector(low, high, lanes_taken);
 }
 
+llvm::Value *CodeGen_LLVM::repeated_lanes_load(const Load *op, const RepeatedLanesIndex &index,
+                                               llvm::Type *elem, llvm::Align align) {
+    // With q = base / k + offset and r = base % k, lane j reads element
+    // q + (r + j) / k: the window [q, q + (r + n - 1) / k] of `fewest`
+    // elements, or one more when r >= k - spare. The window is read as
+    // `fewest` elements from its first and `fewest` ending at its last (the
+    // same load when there is no extra element), so nothing outside it is
+    // touched, and each remainder has its own constant shuffle of the two.
+    // Where the remainder is loop-invariant or known, LLVM hoists or folds
+    // the choice.
+    const int n = index.lanes, k = index.factor;
+    const int fewest = (n - 1) / k + 1, spare = (n - 1) % k;
+    Type t = index.base.type();
+    Expr quotient = Div::make(index.base, make_const(t, k));
+    Expr first = is_const_zero(index.offset) ? quotient : Add::make(quotient, index.offset);
+    llvm::Value *first_value = codegen(first);
+    llvm::Value *remainder = codegen(Mod::make(index.base, make_const(t, k)));
+    auto *window_type = llvm::FixedVectorType::get(elem, unsigned(fewest));
+    auto load = [&](llvm::Value *at) {
+        llvm::Value *loaded =
+            builder->CreateAlignedLoad(window_type, element_pointer(op->name, elem, at), align);
+        tag_memory_access(loaded, op->name);
+        return loaded;
+    };
+    llvm::Value *low = load(first_value), *high = nullptr;
+    if (spare) {
+        llvm::Value *extra = builder->CreateZExt(
+            builder->CreateICmpSGE(remainder,
+                                   llvm::ConstantInt::get(remainder->getType(), k - spare)),
+            first_value->getType());
+        high = load(builder->CreateAdd(first_value, extra, "", /*HasNUW=*/false,
+                                       /*HasNSW=*/true));
+    }
+    llvm::Value *result = nullptr;
+    for (int r = 0; r < k; r++) {
+        int extra = spare && r >= k - spare ? 1 : 0;
+        std::vector<int> lanes_taken;
+        for (int j = 0; j < n; j++) {
+            int e = (r + j) / k; // element of the window; beyond `fewest`: from high
+            lanes_taken.push_back(e < fewest ? e : fewest + e - extra);
+        }
+        llvm::Value *shuffled = high ? builder->CreateShuffleVector(low, high, lanes_taken)
+                                     : builder->CreateShuffleVector(
+                                           low, llvm::PoisonValue::get(window_type), lanes_taken);
+        if (!result) {
+            result = shuffled;
+            continue;
+        }
+        llvm::Value *is_r =
+            builder->CreateICmpEQ(remainder, llvm::ConstantInt::get(remainder->getType(), r));
+        result = builder->CreateSelect(is_r, shuffled, result);
+    }
+    return result;
+}
+
+llvm::Value *CodeGen_LLVM::clamped_ramp_load(const Load *op, const ClampedRampIndex &index,
+                                             llvm::Type *elem, llvm::Align align) {
+    // Lanes inside [lo, hi] read their own elements with one masked load
+    // (masked-off lanes touch no memory); the others take the element at
+    // lo or hi, which is the first lane's (below lo) or the last lane's
+    // (above hi) element: two scalar loads of elements the lanes read.
+    // Cheaper to run and to compile than the gather it replaces.
+    const int n = index.lanes;
+    Type t = index.base.type();
+    Expr ramp = Ramp::make(index.base, make_one(t), n);
+    Expr inside = And::make(GE::make(ramp, Broadcast::make(index.lo, n)),
+                            LE::make(ramp, Broadcast::make(index.hi, n)));
+    Expr below = LT::make(ramp, Broadcast::make(index.lo, n));
+    Expr last_lane = Add::make(index.base, make_const(t, n - 1));
+    auto scalar_load = [&](const Expr &at) {
+        llvm::Value *loaded =
+            builder->CreateAlignedLoad(elem, element_pointer(op->name, elem, codegen(at)), align);
+        tag_memory_access(loaded, op->name);
+        return builder->CreateVectorSplat(unsigned(n), loaded);
+    };
+    llvm::Value *first = scalar_load(index.lane_index(index.base));
+    llvm::Value *last = scalar_load(index.lane_index(last_lane));
+    llvm::Value *outside = builder->CreateSelect(codegen(below), first, last);
+    Expr start = is_const_zero(index.offset) ? index.base : Add::make(index.base, index.offset);
+    auto *vec_type = llvm::FixedVectorType::get(elem, unsigned(n));
+    // The first lane's address may lie outside the buffer: not inbounds.
+    llvm::Value *at = codegen(start);
+    if (module->getDataLayout().getPointerSizeInBits() == 64) at = widen_index(*builder, at, i64_t);
+    llvm::Value *loaded = builder->CreateMaskedLoad(
+        vec_type, builder->CreateGEP(elem, sym_get(op->name), at), align, codegen(inside), outside);
+    tag_memory_access(loaded, op->name);
+    return loaded;
+}
+
 void CodeGen_LLVM::visit(const Load *op) {
     Type t = op->type;
     int lanes = t.lanes;
@@ -282,6 +371,18 @@ void CodeGen_LLVM::visit(const Load *op) {
                stride && !mask &&
                (result = strided_load(op, index.as<Ramp>(), stride, elem, align))) {
         // Dense loads and a shuffle.
+    } else if (auto repeated =
+                   mask ? std::nullopt : match_repeated_lanes_index(index, [&](const Expr &e) {
+                       return resolve_vector_index(e);
+                   })) {
+        // Upsampling (f(x / k)): dense loads and a shuffle.
+        result = repeated_lanes_load(op, *repeated, elem, align);
+    } else if (auto clamped =
+                   mask ? std::nullopt : match_clamped_ramp_index(index, [&](const Expr &e) {
+                       return resolve_vector_index(e);
+                   })) {
+        // A boundary condition's clamp: a masked dense load, no gather.
+        result = clamped_ramp_load(op, *clamped, elem, align);
     } else if (const Broadcast *b = index.as<Broadcast>();
                b && !mask && b->value.type().is_scalar()) {
         llvm::Value *ptr = element_pointer(op->name, elem, codegen(b->value));

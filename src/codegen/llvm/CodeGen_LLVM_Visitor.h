@@ -18,6 +18,7 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include "codegen/CodeGenVisitor.h"
+#include "codegen/LoadIndexForms.h"
 #include "codegen/StridedLoadSpans.h"
 #include "ir/Scope.h"
 #include "loom/Target.h"
@@ -197,6 +198,17 @@ private:
      * more than the gather (very wide spans). */
     llvm::Value *strided_load(const Load *op, const Ramp *ramp, int stride, llvm::Type *elem,
                               llvm::Align align);
+    /** A load whose index repeats each element (RepeatedLanesIndex): two
+     * dense loads of the fewest elements the lanes can span, and a shuffle
+     * chosen by the base's remainder; never reads an element the lanes do
+     * not. */
+    llvm::Value *repeated_lanes_load(const Load *op, const RepeatedLanesIndex &index,
+                                     llvm::Type *elem, llvm::Align align);
+    /** A load whose index is a clamped ramp (ClampedRampIndex): a masked
+     * dense load of the lanes inside the clamp, the others from the first
+     * or last lane's element; never reads an element the lanes do not. */
+    llvm::Value *clamped_ramp_load(const Load *op, const ClampedRampIndex &index, llvm::Type *elem,
+                                   llvm::Align align);
     /** For each Handle name a Load or Store may use: the buffer or
      * allocation whose memory it points into ("" when not known). */
     Scope<std::string> memory_roots;
