@@ -95,10 +95,12 @@ TEST_CASE("bounds of fused loops computed inside fused loops stay small", "[boun
         total += nodes;
     });
     INFO("largest let value: " << largest << " nodes, all let values: " << total << " nodes");
-    // With ends over 400 nodes named: ~55,000 and ~130,000 nodes; without
-    // naming, ~147,000 and ~322,000.
-    CHECK(largest < 60000);
-    CHECK(total < 150000);
+    // With ends over 400 nodes named: ~77,000 and ~182,000 nodes (~55,000
+    // and ~130,000 before the outer part of a fused loop was capped at its
+    // extent, which adds the cap to each bound); without naming, ~147,000
+    // and ~322,000 before the cap.
+    CHECK(largest < 90000);
+    CHECK(total < 210000);
 }
 
 TEST_CASE("nested fused compute_at schedule computes the stencil chain", "[bounds][lower]") {
