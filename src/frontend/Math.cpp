@@ -189,6 +189,12 @@ Expr lerp(Expr zero, Expr one, Expr weight) {
     check_defined(zero, "lerp");
     check_defined(one, "lerp");
     check_defined(weight, "lerp");
+    // An integer constant end takes the other end's type (Halide's rule:
+    // lerp(0, u32_value, w) is a UInt(32) lerp).
+    if (as_const_int(zero) && !as_const_int(one) && !one.type().is_handle())
+        zero = cast(one.type(), zero);
+    else if (as_const_int(one) && !as_const_int(zero) && !zero.type().is_handle())
+        one = cast(zero.type(), one);
     match_types(zero, one, "lerp");
     Type t = zero.type();
     if (t.is_handle()) user_error("lerp cannot interpolate " << type_to_string(t));

@@ -388,8 +388,16 @@ std::string Target::to_string() const {
     if (!processor_tune.empty()) s += "-" + processor_tune;
     // Features in Halide's order: by name, numbers compared as numbers
     // (so cuda_capability_86 comes before cuda_capability_100).
+    // All three trace features print as "trace_all", as in Halide.
+    bool all_traces = std::all_of(std::begin(trace_all), std::end(trace_all),
+                                  [&](Feature f) { return has_feature(f); });
     std::vector<std::string> names;
-    for (Feature f : features) names.push_back(name_of(feature_words, f));
+    if (all_traces) names.push_back("trace_all");
+    for (Feature f : features) {
+        bool is_trace =
+            std::find(std::begin(trace_all), std::end(trace_all), f) != std::end(trace_all);
+        if (!(all_traces && is_trace)) names.push_back(name_of(feature_words, f));
+    }
     std::sort(names.begin(), names.end(), natural_less);
     for (const std::string &n : names) s += "-" + n;
     if (vector_bits) s += "-vector_bits_" + std::to_string(vector_bits);

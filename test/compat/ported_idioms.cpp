@@ -306,6 +306,11 @@ TEST_CASE("ported idioms: lerp of floats by an unsigned weight", "[compat][porte
             double wd = double(uint16_t(kk * 257)) / 65535.0;
             CHECK(b(ii, kk) == Approx(ii * (1.0 - wd) + (ii + 1000.0) * wd).margin(1e-9));
         }
+    // An integer constant end takes the other end's type.
+    Expr u = lerp(0, cast<uint32_t>(1023), 0.5f);
+    CHECK(u.type() == UInt(32));
+    CHECK(evaluate<uint32_t>(u) == 512u);
+    CHECK(lerp(cast<uint8_t>(i), 255, cast<uint8_t>(k)).type() == UInt(8));
     CHECK_THROWS_WITH(lerp(cast<float>(i), 1.0f, i),
                       Contains("lerp weight must be a float or an unsigned integer"));
 }
@@ -335,6 +340,13 @@ TEST_CASE("ported idioms: Target() prints as arch_unknown-0-os_unknown", "[compa
     Target caps("x86-64-linux-cuda_capability_86-cuda-cuda_capability_120-cuda_capability_100");
     CHECK(caps.to_string() ==
           "x86-64-linux-cuda-cuda_capability_86-cuda_capability_100-cuda_capability_120");
+    // The three trace features print as trace_all.
+    Target traced("x86-64-linux-trace_all");
+    CHECK(traced.features_all_of(
+        {Target::TraceLoads, Target::TraceStores, Target::TraceRealizations}));
+    CHECK(traced.to_string() == "x86-64-linux-trace_all");
+    CHECK(traced.without_feature(Target::TraceLoads).to_string() ==
+          "x86-64-linux-trace_realizations-trace_stores");
     // natural_vector_size: AVX widens floats only; AVX2 widens integers too.
     Target avx(Target::Linux, Target::X86, 64, {Target::SSE41, Target::AVX});
     CHECK(avx.natural_vector_size<uint8_t>() == 16);
