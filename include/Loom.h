@@ -3,6 +3,18 @@
 
 /** \file The umbrella header of Loom's public API. */
 
+// The standard headers Halide.h brings in, which ported programs rely on
+// (assert, std::cout, memcpy, std::min, sqrt, printf, ...).
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <limits>
+
 #include "LoomRuntime.h"
 #include "loom/Argument.h"
 #include "loom/AutoSchedule.h"

@@ -566,8 +566,11 @@ template <typename T = void, int Dims = AnyDims> class Buffer {
         return std::vector<int>{first, int(rest)...};
     }
 
+    // Coordinates past the last dimension are ignored (Halide reads them
+    // against zero strides), so b(0) is the value of a 0-dimensional b.
     int64_t offset_of(const int *pos, int n) const {
         int64_t offset = 0;
+        n = std::min(n, dimensions());
         for (int i = 0; i < n; i++)
             offset += int64_t(pos[i] - shape[size_t(i)].min) * shape[size_t(i)].stride;
         return offset;

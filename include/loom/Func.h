@@ -62,10 +62,10 @@ public:
 
     /** Update definitions f(args) = f(args) op e. On a Func with no
      * definition yet, first define it as 0 (+=, -=) or 1 (*=, /=) everywhere. */
-    Stage operator+=(const Expr &e) { return update(Tuple({e}), UpdateOp::Add); }
-    Stage operator-=(const Expr &e) { return update(Tuple({e}), UpdateOp::Sub); }
-    Stage operator*=(const Expr &e) { return update(Tuple({e}), UpdateOp::Mul); }
-    Stage operator/=(const Expr &e) { return update(Tuple({e}), UpdateOp::Div); }
+    Stage operator+=(const Expr &e) { return update(Tuple(std::vector<Expr>{e}), UpdateOp::Add); }
+    Stage operator-=(const Expr &e) { return update(Tuple(std::vector<Expr>{e}), UpdateOp::Sub); }
+    Stage operator*=(const Expr &e) { return update(Tuple(std::vector<Expr>{e}), UpdateOp::Mul); }
+    Stage operator/=(const Expr &e) { return update(Tuple(std::vector<Expr>{e}), UpdateOp::Div); }
     Stage operator+=(const Tuple &e) { return update(e, UpdateOp::Add); }
     Stage operator-=(const Tuple &e) { return update(e, UpdateOp::Sub); }
     Stage operator*=(const Tuple &e) { return update(e, UpdateOp::Mul); }
@@ -291,6 +291,9 @@ public:
     Func rfactor(const RVar &r, const Var &v);
     /** Update 0 uses atomic read-modify-writes, so it may run in parallel over RVars. */
     Func &atomic();
+    /** See Stage::hexagon(): a CompileError in Loom, which has no Hexagon backend. */
+    Func &hexagon();
+    Func &hexagon(const VarOrRVar &x);
 
     Func &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner,
                 const Expr &factor, TailStrategy tail = TailStrategy::Auto);

@@ -312,6 +312,25 @@ Tuple select(const Expr &c0, const Tuple &v0, const Expr &c1, const Tuple &v1,
              const Args &...rest) {
     return select(c0, v0, select(c1, v1, rest...));
 }
+/** Halide 14's name for select() over Tuples (deprecated there since). */
+inline Tuple tuple_select(const Tuple &condition, const Tuple &true_value,
+                          const Tuple &false_value) {
+    return select(condition, true_value, false_value);
+}
+inline Tuple tuple_select(const Expr &condition, const Tuple &true_value,
+                          const Tuple &false_value) {
+    return select(condition, true_value, false_value);
+}
+template <typename... Args>
+Tuple tuple_select(const Tuple &c0, const Tuple &v0, const Tuple &c1, const Tuple &v1,
+                   const Args &...rest) {
+    return select(c0, v0, select(c1, v1, rest...));
+}
+template <typename... Args>
+Tuple tuple_select(const Expr &c0, const Tuple &v0, const Expr &c1, const Tuple &v1,
+                   const Args &...rest) {
+    return select(c0, v0, select(c1, v1, rest...));
+}
 /** Select of two Func calls (single-valued Funcs); Tuple-valued ones go
  * through Tuple(f(x)). */
 Expr select(const Expr &condition, const FuncRef &true_value, const FuncRef &false_value);
@@ -399,6 +418,16 @@ Expr print_when(Expr condition, const std::vector<PrintArg> &args);
 template <typename... Args>
 Expr print_when(Expr condition, const PrintArg &first, const Args &...rest) {
     return print_when(std::move(condition), std::vector<PrintArg>{first, PrintArg(rest)...});
+}
+/** print and print_when of a std::vector<Expr> built at run time (Halide's
+ * form). A template so that a braced list still means vector<PrintArg>. */
+template <typename V, typename = std::enable_if_t<std::is_same_v<V, std::vector<Expr>>>>
+Expr print(const V &values) {
+    return print(std::vector<PrintArg>(values.begin(), values.end()));
+}
+template <typename V, typename = std::enable_if_t<std::is_same_v<V, std::vector<Expr>>>>
+Expr print_when(Expr condition, const V &values) {
+    return print_when(std::move(condition), std::vector<PrintArg>(values.begin(), values.end()));
 }
 
 namespace Internal {

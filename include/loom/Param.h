@@ -112,7 +112,7 @@ public:
     explicit Param(const char *name) : Param(std::string(name)) {}
     /** An unnamed Param with an initial value (and a range). */
     template <typename U = T,
-              typename = std::enable_if_t<!std::is_void_v<U> && !std::is_same_v<U, const char *>>>
+              std::enable_if_t<!std::is_void_v<U> && !std::is_pointer_v<U>, int> = 0>
     explicit Param(Value value) : Param() {
         set(value);
     }
@@ -136,6 +136,8 @@ public:
         : param_(Internal::make_scalar_parameter(t, name)) {}
 
     const std::string &name() const { return param_.name(); }
+    /** Was the name given to the constructor (rather than made up)? */
+    bool is_explicit_name() const { return param_.is_explicit_name(); }
     Type type() const { return param_.type(); }
 
     /** The value, read as T (or as U, which must be the Param's type). */

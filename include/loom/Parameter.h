@@ -22,6 +22,8 @@ struct BufferConstraint {
 
 struct ParameterContents : RefCounted {
     std::string name;
+    /** Was the name given by the user (not made up by Loom)? */
+    bool explicit_name = false;
     Type type;
     int dimensions = 0;
     bool is_buffer = false;
@@ -49,6 +51,8 @@ public:
 
     bool defined() const { return contents.defined(); }
     const std::string &name() const { return contents->name; }
+    bool is_explicit_name() const { return contents->explicit_name; }
+    void set_explicit_name(bool b) { contents->explicit_name = b; }
     Type type() const { return contents->type; }
     int dimensions() const { return contents->dimensions; }
     bool is_buffer() const { return contents->is_buffer; }

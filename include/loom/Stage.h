@@ -175,6 +175,16 @@ public:
      * vectorized RVars) by making each read-modify-write of the Func atomic. */
     Stage &atomic();
 
+    /** Halide's offload of a loop to a Hexagon DSP. Loom has no Hexagon
+     * backend: calling it is a CompileError naming the stage (the name
+     * exists so that code guarded by `target.has_feature(Target::HVX)` ports). */
+    Stage &hexagon();
+    Stage &hexagon(const VarOrRVar &x);
+    /** Declare that this stage is deliberately left with the default
+     * schedule (the auto-scheduler then leaves it alone). A CompileError if
+     * the stage was scheduled already, or if it is called twice. */
+    Stage &unscheduled();
+
     /** Split an associative, commutative reduction (+, *, min, max, &&, ||,
      * argmin/argmax tuples): each RVar r in `preserved` becomes the pure Var
      * v of a new intermediate Func computing partial results over the other

@@ -76,6 +76,7 @@ struct Target {
         CPlusPlusMangling,
         LargeBuffers,
         HVX_128,
+        HVX = HVX_128, ///< Halide's name for HVX_128
         HVX_v62,
         HVX_v65,
         HVX_v66,

@@ -27,11 +27,18 @@ void check_not_handle(const Expr &a, const Expr &b, const char *op) {
                                << ": handles (pointers) take no arithmetic or comparison");
 }
 
+// A bool meeting a number converts to the number's type (Halide treats
+// bools as 1-bit unsigned integers in arithmetic); two bools take none.
 void check_not_bool(const Expr &a, const Expr &b, const char *op) {
-    if (a.type().is_bool() || b.type().is_bool())
+    if (a.type().is_bool() && b.type().is_bool())
         user_error("Operator " << op << " cannot combine " << describe(a.type()) << " and "
                                << describe(b.type())
                                << ": bools take no arithmetic; cast to an integer type first");
+}
+
+void convert_bool_operand(Expr &a, const Expr &b) {
+    if (a.type().is_bool() && !b.type().is_bool())
+        a = Cast::make(b.type().with_lanes(a.type().lanes), a);
 }
 
 void broadcast_to_match(Expr &a, Expr &b, const char *op) {
@@ -124,6 +131,8 @@ void arithmetic_operands(Expr &a, Expr &b, const char *op) {
     check_defined(b, op);
     check_not_handle(a, b, op);
     check_not_bool(a, b, op);
+    convert_bool_operand(a, b);
+    convert_bool_operand(b, a);
     match_types(a, b, op);
 }
 

@@ -7,7 +7,12 @@ namespace Internal {
 
 Func make_lambda(const std::vector<Var> &args, const Expr &e) {
     Func f(unique_name("lambda"));
-    f(args) = e;
+    // lambda(e) is f(_) = e, as in Halide: the implicit Vars e uses become
+    // f's arguments (none: a 0-dimensional Func).
+    if (args.empty())
+        f(_) = e;
+    else
+        f(args) = e;
     return f;
 }
 

@@ -189,10 +189,38 @@ Expr lerp(Expr zero, Expr one, Expr weight) {
     check_defined(zero, "lerp");
     check_defined(one, "lerp");
     check_defined(weight, "lerp");
+    // An integer constant end takes the other end's type (Halide's rule:
+    // lerp(0, u32_value, w) is a UInt(32) lerp).
+    if (as_const_int(zero) && !as_const_int(one) && !one.type().is_handle())
+        zero = cast(one.type(), zero);
+    else if (as_const_int(one) && !as_const_int(zero) && !zero.type().is_handle())
+        one = cast(zero.type(), one);
     match_types(zero, one, "lerp");
     Type t = zero.type();
-    if (t.is_handle() || t.is_bool()) user_error("lerp cannot interpolate " << type_to_string(t));
+    if (t.is_handle()) user_error("lerp cannot interpolate " << type_to_string(t));
+    if (t.is_bool()) {
+        // As in Halide: the nearer end, one_val only past the middle weight.
+        Type w = weight.type();
+        Expr half;
+        if (w.is_float())
+            half = make_const(w, 0.5);
+        else if (w.is_uint() && !w.is_bool())
+            half = make_const(w, w.element_of().max_uint() / 2);
+        else
+            user_error("lerp weight must be a float or an unsigned integer, not "
+                       << type_to_string(w));
+        return select(weight > half, one, zero);
+    }
     if (t.is_float()) {
+        Type w = weight.type();
+        if (w.is_uint() && !w.is_bool()) {
+            // An unsigned weight is a fraction of its type's max (as in Halide).
+            Type frac = w.bits == 32 ? Float(64, w.lanes) : Float(32, w.lanes);
+            weight = cast(frac, weight) / make_const(frac, double(w.element_of().max_uint()));
+        } else if (!w.is_float()) {
+            user_error("lerp weight must be a float or an unsigned integer, not "
+                       << type_to_string(w));
+        }
         weight = cast(t, weight);
         return zero * (make_one(t) - weight) + one * weight;
     }

@@ -11,7 +11,9 @@ namespace loom {
 namespace Internal {
 
 Parameter make_scalar_parameter(Type t, const std::string &name) {
-    return Parameter(t, false, 0, name.empty() ? unique_name("p") : name);
+    Parameter p(t, false, 0, name.empty() ? unique_name("p") : name);
+    p.set_explicit_name(!name.empty());
+    return p;
 }
 
 Expr scalar_parameter_expr(const Parameter &p) {

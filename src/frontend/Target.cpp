@@ -3,6 +3,7 @@
 #include "loom/Target.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <iterator>
 #include <ostream>
@@ -32,6 +33,9 @@ const Target::Arch code_generating_arches[] = {Target::X86, Target::ARM, Target:
 const Target::OS code_generating_oses[] = {Target::OSUnknown, Target::Linux, Target::OSX,
                                            Target::Windows, Target::NoOS};
 const Word bits_words[] = {{"32", 32}, {"64", 64}};
+// Halide's words for a Target() with nothing set: "arch_unknown-0-os_unknown".
+const char *const arch_unknown_word = "arch_unknown";
+const char *const os_unknown_word = "os_unknown";
 // Indexed by Target::Feature; to_string() prints features in this order.
 const Word feature_words[] = {
     {"sse41", Target::SSE41},
@@ -192,6 +196,30 @@ int parse_vector_bits(const std::string &w) {
     return n;
 }
 
+// a < b comparing runs of digits by their value ("x9" < "x10").
+bool natural_less(const std::string &a, const std::string &b) {
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        bool da = std::isdigit(static_cast<unsigned char>(a[i])) != 0;
+        bool db = std::isdigit(static_cast<unsigned char>(b[j])) != 0;
+        if (da && db) {
+            size_t ei = i, ej = j;
+            while (ei < a.size() && std::isdigit(static_cast<unsigned char>(a[ei]))) ei++;
+            while (ej < b.size() && std::isdigit(static_cast<unsigned char>(b[ej]))) ej++;
+            std::string na = a.substr(i, ei - i), nb = b.substr(j, ej - j);
+            if (na.size() != nb.size()) return na.size() < nb.size();
+            if (na != nb) return na < nb;
+            i = ei;
+            j = ej;
+        } else {
+            if (a[i] != b[j]) return a[i] < b[j];
+            i++;
+            j++;
+        }
+    }
+    return a.size() - i < b.size() - j;
+}
+
 template <size_t N> const char *name_of(const Word (&words)[N], int value) {
     for (const Word &w : words)
         if (w.value == value) return w.name;
@@ -253,23 +281,26 @@ bool parse_target(const std::string &s, Target *t, std::string *why) {
             }
             result = get_host_target();
             seen_arch = seen_bits = seen_os = true;
-        } else if (lookup(arch_words, w, &value)) {
+        } else if (lookup(arch_words, w, &value) || w == arch_unknown_word) {
+            if (w == arch_unknown_word) value = Target::ArchUnknown;
             if (seen_arch) {
                 *why = "the architecture is given twice (\"" + w + "\")";
                 return false;
             }
             result.arch = Target::Arch(value);
             seen_arch = true;
-        } else if (lookup(bits_words, w, &value)) {
+        } else if (lookup(bits_words, w, &value) || w == "0") {
+            if (w == "0") value = 0;
             if (seen_bits) {
                 *why = "the bit width is given twice (\"" + w + "\")";
                 return false;
             }
             result.bits = value;
             seen_bits = true;
-        } else if (lookup(os_words, w, &value) || w == "unknown") {
-            // "unknown" is how to_string() writes a target without an OS.
-            if (w == "unknown") value = Target::OSUnknown;
+        } else if (lookup(os_words, w, &value) || w == os_unknown_word || w == "unknown") {
+            // "os_unknown" is how to_string() writes a target without an OS
+            // (as Halide); "unknown" is what older Loom wrote.
+            if (w == os_unknown_word || w == "unknown") value = Target::OSUnknown;
             if (seen_os) {
                 *why = "the operating system is given twice (\"" + w + "\")";
                 return false;
@@ -300,6 +331,14 @@ bool parse_target(const std::string &s, Target *t, std::string *why) {
         return false;
     }
     if (!seen_os) result.os = Target::OSUnknown;
+    // As in Halide, bits 0 means "nothing known": only with arch_unknown,
+    // os_unknown and no features (the string of Target()).
+    if (result.bits == 0 &&
+        (result.arch != Target::ArchUnknown || result.os != Target::OSUnknown ||
+         !result.features.empty() || !result.processor_tune.empty() || result.vector_bits != 0)) {
+        *why = "a bit width of 0 is only for \"arch_unknown-0-os_unknown\" with no features";
+        return false;
+    }
     *t = result;
     return true;
 }
@@ -342,17 +381,25 @@ Target Target::without_feature(Feature f) const {
 }
 
 std::string Target::to_string() const {
-    std::string s = name_of(arch_words, arch);
+    std::string s = arch == ArchUnknown ? arch_unknown_word : name_of(arch_words, arch);
     s += "-" + std::to_string(bits);
     s += "-";
-    s += os == OSUnknown ? "unknown" : name_of(os_words, os);
+    s += os == OSUnknown ? os_unknown_word : name_of(os_words, os);
     if (!processor_tune.empty()) s += "-" + processor_tune;
-    std::vector<Feature> sorted = features;
-    std::sort(sorted.begin(), sorted.end());
-    for (Feature f : sorted) {
-        s += "-";
-        s += name_of(feature_words, f);
+    // Features in Halide's order: by name, numbers compared as numbers
+    // (so cuda_capability_86 comes before cuda_capability_100).
+    // All three trace features print as "trace_all", as in Halide.
+    bool all_traces = std::all_of(std::begin(trace_all), std::end(trace_all),
+                                  [&](Feature f) { return has_feature(f); });
+    std::vector<std::string> names;
+    if (all_traces) names.push_back("trace_all");
+    for (Feature f : features) {
+        bool is_trace =
+            std::find(std::begin(trace_all), std::end(trace_all), f) != std::end(trace_all);
+        if (!(all_traces && is_trace)) names.push_back(name_of(feature_words, f));
     }
+    std::sort(names.begin(), names.end(), natural_less);
+    for (const std::string &n : names) s += "-" + n;
     if (vector_bits) s += "-vector_bits_" + std::to_string(vector_bits);
     return s;
 }
@@ -428,10 +475,16 @@ bool Target::supports_type(const Type &t) const {
 int Target::natural_vector_size(const Type &t) const {
     int bytes = 16; // SSE, NEON and the C backend's default
     if (arch == X86) {
-        if (features_any_of({AVX512, AVX512_KNL, AVX512_Skylake, AVX512_Cannonlake,
-                             AVX512_SapphireRapids, AVX512_Zen4, AVX512_Zen5, AVX10_1}))
+        // Halide's rule: AVX widens only floats (its integer instructions
+        // are 16 bytes wide), as do AVX-512 F and KNL; AVX2 and the AVX-512
+        // families from Skylake on widen integers too.
+        bool integer = !t.is_float();
+        bool avx512_int = features_any_of({AVX512_Skylake, AVX512_Cannonlake, AVX512_SapphireRapids,
+                                           AVX512_Zen4, AVX512_Zen5, AVX10_1});
+        bool avx512_float = avx512_int || features_any_of({AVX512, AVX512_KNL});
+        if (integer ? avx512_int : avx512_float)
             bytes = 64;
-        else if (features_any_of({AVX, AVX2}))
+        else if (has_feature(AVX2) || (!integer && has_feature(AVX)))
             bytes = 32;
     }
     return std::max(1, bytes / std::max(1, t.bytes()));

@@ -470,7 +470,7 @@ TEST_CASE("target: GPU features parse and print", "[target][gpu]") {
     CHECK(t.has_feature(Target::OpenCL));
     CHECK(t.has_feature(Target::CLDoubles));
     CHECK_FALSE(t.has_feature(Target::CLHalf));
-    CHECK(t.to_string() == "x86-64-linux-avx2-opencl-cl_doubles");
+    CHECK(t.to_string() == "x86-64-linux-avx2-cl_doubles-opencl");
     CHECK(Target(t.to_string()) == t);
 
     Target all("x86-64-linux-opencl-cl_doubles-cl_atomics64-cl_half-cuda-cuda_capability_75-"
@@ -481,8 +481,8 @@ TEST_CASE("target: GPU features parse and print", "[target][gpu]") {
           Target::CUDACapability89, Target::CUDACapability90})
         CHECK(all.has_feature(f));
     CHECK(all.to_string() ==
-          "x86-64-linux-cuda-opencl-cl_doubles-cl_half-cl_atomics64-cuda_capability_75-"
-          "cuda_capability_80-cuda_capability_86-cuda_capability_89-cuda_capability_90");
+          "x86-64-linux-cl_atomics64-cl_doubles-cl_half-cuda-cuda_capability_75-"
+          "cuda_capability_80-cuda_capability_86-cuda_capability_89-cuda_capability_90-opencl");
     CHECK(Target(all.to_string()) == all);
 
     Target host_cl("host-opencl");
