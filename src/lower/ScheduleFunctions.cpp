@@ -661,21 +661,26 @@ void add_calls(const Stmt &s, const std::vector<Function> &outputs, std::set<std
 
 Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<std::string> &order,
                         const Environment &env) {
-    std::vector<Stmt> output_nests;
-    for (const Function &o : outputs) output_nests.push_back(build_produce(o, true));
-    Stmt s = Block::make(output_nests);
     // What the placed productions call: a Func computed at the root needs no
     // search of the whole pipeline for its uses (that would make a chain of
     // N such Funcs cost N^2).
     std::set<std::string> called;
-    add_calls(s, outputs, called);
+    Stmt s;
 
     // Consumers first, so that each Func's uses (and the loops it is computed
     // in) are already in place: its production goes at the top of the body
     // of its compute loop, its storage around the body of its store loop.
+    // Outputs take their place in the same order, so that an output another
+    // output reads is produced first.
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
         const Function &f = env.at(*it);
-        if (is_output(f, outputs) || is_inlined(f, outputs)) continue;
+        if (is_output(f, outputs)) {
+            Stmt produce = build_produce(f, true);
+            add_calls(produce, outputs, called);
+            s = s.defined() ? Block::make(produce, s) : produce;
+            continue;
+        }
+        if (is_inlined(f, outputs)) continue;
         Placement place;
         if (computed_and_stored_at_root(f)) {
             place.used = called.count(f.name()) > 0;
