@@ -102,12 +102,46 @@ class RegionsTouched : public IRVisitor {
      * on use, so that a guard that narrows one let reaches those built on it. */
     Expr expand(const Expr &e) const {
         Expr result = e;
-        for (int depth = 0; depth < 256 && !lets.empty(); depth++) {
-            Expr next = substitute(lets, result);
+        bool any_outer = query.outer_lets && !query.outer_lets->empty();
+        for (int depth = 0; depth < 256 && (!lets.empty() || any_outer); depth++) {
+            Expr next = lets.empty() ? result : substitute(lets, result);
+            if (any_outer) next = substitute_outer_lets(next);
             if (next.same_as(result)) break;
             result = next;
         }
         return result;
+    }
+
+    /** e with the lets of the loops around the searched statement
+     * substituted (those the statement's own lets do not hide). Looked up,
+     * not copied: a chain of N root Funcs has N such lets at its root, and
+     * copying them for each of the N searches cost N^2. */
+    Expr substitute_outer_lets(const Expr &e) const {
+        class Substituter : public IRMutator {
+        public:
+            Substituter(const std::map<std::string, Expr> &outer,
+                        const std::map<std::string, Expr> &inner)
+                : outer(outer), inner(inner) {}
+            using IRMutator::visit;
+            Expr visit(const Variable *op) override {
+                if (inner.count(op->name) || shadowed.count(op->name)) return op;
+                auto it = outer.find(op->name);
+                return it == outer.end() ? Expr(op) : it->second;
+            }
+            Expr visit(const Let *op) override {
+                Expr value = mutate(op->value);
+                bool added = shadowed.insert(op->name).second;
+                Expr body = mutate(op->body);
+                if (added) shadowed.erase(op->name);
+                if (value.same_as(op->value) && body.same_as(op->body)) return op;
+                return Let::make(op->name, value, body);
+            }
+
+        private:
+            const std::map<std::string, Expr> &outer, &inner;
+            std::set<std::string> shadowed;
+        } substituter(*query.outer_lets, lets);
+        return substituter.mutate(e);
     }
 
     /** Bounds over the loops in scope; an expression of none of them is its
@@ -425,9 +459,7 @@ public:
     static constexpr int large_range_nodes = 400;
     std::vector<std::pair<std::string, Expr>> range_lets;
     std::map<std::string, Box> regions;
-    RegionsTouched(bool w, const Stmt &s, const RegionQuery &q) : writes(w), root(s), query(q) {
-        if (q.outer_lets) lets = *q.outer_lets;
-    }
+    RegionsTouched(bool w, const Stmt &s, const RegionQuery &q) : writes(w), root(s), query(q) {}
 };
 
 std::map<std::string, Box> touched(const Stmt &s, bool writes, const RegionQuery &query) {

@@ -166,7 +166,9 @@ Part part_of(const Stmt &s) {
         }
     } finder;
     bool check_like = s.as<AssertStmt>() || s.as<IfThenElse>() || s.as<Evaluate>();
-    bool nest_like = s.as<For>() || s.as<ProducerConsumer>();
+    // A consume node holds the rest of the pipeline: never walked here.
+    const auto *pc = s.as<ProducerConsumer>();
+    bool nest_like = s.as<For>() || (pc && pc->is_producer);
     if (!check_like && !nest_like) return Part::Other;
     s.accept(&finder);
     if (finder.frees) return Part::Other;

@@ -134,7 +134,7 @@ void optimize_module(llvm::Module &m, llvm::TargetMachine &tm) {
     llvm::CGSCCAnalysisManager cgam;
     llvm::ModuleAnalysisManager mam;
     // Passes skip functions marked optnone (the entry function of a pipeline
-    // whose loop nests are outlined: checks and calls only).
+    // with many buffers and outlined loop nests: checks and calls).
     llvm::PassInstrumentationCallbacks instrumentation;
     llvm::OptNoneInstrumentation skip_optnone(false);
     skip_optnone.registerCallbacks(instrumentation);
