@@ -11,6 +11,7 @@
 // and stride of a buffer's dimension: a read of those after the write uses
 // the value read at the let instead, as the code without rematerializing does.
 
+#include "codegen/CodeGenCalls.h"
 #include "codegen/llvm/CodeGen_LLVM_Visitor.h"
 #include "ir/IRUtil.h"
 #include "ir/IRVisitor.h"
@@ -24,19 +25,8 @@ namespace {
 constexpr int max_rematerialized_nodes = 24;
 
 bool is_buffer_field(const Call *op) {
-    switch (op->op) {
-    case Intrinsic::buffer_get_host:
-    case Intrinsic::buffer_get_min:
-    case Intrinsic::buffer_get_extent:
-    case Intrinsic::buffer_get_stride:
-    case Intrinsic::buffer_get_dimensions:
-    case Intrinsic::buffer_get_type_code:
-    case Intrinsic::buffer_get_type_bits:
-    case Intrinsic::buffer_get_type_lanes:
-        return op->call_type == Call::Intrinsic || op->call_type == Call::PureIntrinsic;
-    default:
-        return false;
-    }
+    return (op->call_type == Call::Intrinsic || op->call_type == Call::PureIntrinsic) &&
+           intrinsic_emitter(op->op) == IntrinsicEmitter::BufferField;
 }
 
 /** Is e made only of arithmetic on buffer fields, arguments of the entry
