@@ -111,6 +111,10 @@ int free_locked(void *uc, OpenCLState &s, loom_buffer_t *b) {
     auto it = s.allocations.find(mem);
     if (it == s.allocations.end()) return unknown_handle(uc, b, "device_free");
     Allocation a = it->second;
+    // Like cuMemFree, a free waits for the work queued before it: a kernel
+    // still writing the memory must not outlive it (or the process: PoCL
+    // compiles a queued kernel lazily, and exit() unloads its compiler under it).
+    if (a.kind != Allocation::Wrapped) s.api->clFinish(s.queue);
     switch (a.kind) {
     case Allocation::Owned:
         s.allocations.erase(it);
