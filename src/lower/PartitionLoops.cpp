@@ -18,6 +18,10 @@ namespace Internal {
 
 namespace {
 
+/** A let whose value, with the lets around it inlined, is a larger tree than
+ * this is not inlined into the conditions the hints are solved from. */
+constexpr double max_inlined_let_nodes = 2000;
+
 bool is_likely(const Expr &e) {
     const auto *c = e.as<Call>();
     return c && c->is_intrinsic(Intrinsic::likely);
@@ -214,6 +218,10 @@ class FindHints : public IRVisitor {
     const std::string &var;
     bool innermost;
     std::map<std::string, Expr> lets; // inlined values of enclosing lets
+    // Lets whose inlined values are too large to walk as trees (a chain of
+    // data-dependent reads, each using the one before several times): kept
+    // as names, and a condition that uses one gives no hint.
+    std::set<std::string> opaque_lets;
     std::vector<std::pair<std::string, Interval>> loops;
 
     struct Hint {
@@ -314,7 +322,12 @@ class FindHints : public IRVisitor {
         if (!h.ok) return;
         VarRange range;
         for (const Expr &c : conds) {
-            auto r = solve(simplify(StripLikely().mutate(inline_lets(c))));
+            Expr inlined = inline_lets(c);
+            if (!opaque_lets.empty() && expr_uses_vars(inlined, opaque_lets)) {
+                h.ok = false;
+                return;
+            }
+            auto r = solve(simplify(StripLikely().mutate(inlined)));
             if (!r) {
                 h.ok = false;
                 return;
@@ -384,12 +397,25 @@ protected:
         auto it = lets.find(name);
         std::optional<Expr> old;
         if (it != lets.end()) old = it->second;
-        lets[name] = inlined;
+        bool was_opaque = opaque_lets.count(name) > 0;
+        if (tree_size(inlined) > max_inlined_let_nodes) {
+            // Removed from `lets` so that inline_lets leaves the name itself.
+            lets.erase(name);
+            opaque_lets.insert(name);
+        } else {
+            lets[name] = inlined;
+            opaque_lets.erase(name);
+        }
         body();
         if (old) {
             lets[name] = *old;
         } else {
             lets.erase(name);
+        }
+        if (was_opaque) {
+            opaque_lets.insert(name);
+        } else {
+            opaque_lets.erase(name);
         }
     }
 

@@ -307,9 +307,13 @@ class RegionsTouched : public IRVisitor {
             auto type = static_cast<const Call *>(node)->call_type;
             reads_funcs = reads_funcs || type == Call::Loom || type == Call::Image;
         });
-        if (reads_funcs) return value; // its reads count where it is used
+        bool fixed = !depends_on_loops(expanded);
+        // A fixed value that reads Funcs is known only once they are computed:
+        // its reads count where it is used. One that varies is a range, and
+        // the range of a read is its type's either way.
+        if (reads_funcs && fixed) return value;
         std::string var = unique_name(name + ".value");
-        if (!depends_on_loops(expanded)) {
+        if (fixed) {
             range_lets.emplace_back(var, simplify(expanded));
             return Variable::make(value.type(), var);
         }
@@ -415,7 +419,8 @@ protected:
 
     void visit(const Let *op) override {
         op->value.accept(this);
-        ScopedLet bind(lets, op->name, op->value);
+        std::optional<ScopedBinding<Interval>> ranged;
+        ScopedLet bind(lets, op->name, name_large_let(op->name, op->value, ranged));
         op->body.accept(this);
     }
 

@@ -128,13 +128,14 @@ TEST_CASE("fuzz: a clamped coordinate computed from an out-of-range float-to-int
     CHECK(checked > 50);
 }
 
-// Known issue, not fixed yet (hidden: run it by name): each read through an
-// inlined boundary condition copies its coordinates several times, so a
-// chain of reads whose coordinates come from the previous read grows
-// exponentially when inlined; 8 levels took 7 s to compile, 36 (what the
-// fuzzer found) never finished. Halide binds such arguments with lets.
-TEST_CASE("fuzz: nested data-dependent reads through an inlined boundary condition",
-          "[.][fuzz][known_issue]") {
+// Each read through an inlined boundary condition uses its coordinates
+// several times, so a chain of reads whose coordinates come from the previous
+// read is exponential as a tree (inlining binds the shared parts to lets).
+// Partition_loops substituted the lets back into the likely() conditions and
+// bounds inference into the coordinates: 8 levels took 7 s to compile, 36
+// (what the fuzzer found) never finished. Now large lets stay names there
+// (a variable over its range for bounds), and 36 levels compile in ~0.1 s.
+TEST_CASE("fuzz: nested data-dependent reads through an inlined boundary condition", "[fuzz]") {
     Buffer<float> in(1, 9);
     for (int j = 0; j < 9; j++) in(0, j) = float(j % 3);
     Var x("x"), y("y");
