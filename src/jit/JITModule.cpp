@@ -17,6 +17,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Support/SmallVectorMemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
@@ -24,6 +25,7 @@
 #include "ir/Error.h"
 #include "ir/StackGuard.h"
 #include "jit/CSourceJIT.h"
+#include "jit/OptNoneSplit.h"
 
 namespace loom {
 namespace Internal {
@@ -58,6 +60,9 @@ struct PhaseTimer {
 struct Engine {
     std::mutex mutex;
     std::unique_ptr<llvm::TargetMachine> target_machine;
+    // The same target without optimization, for optnone functions; made on
+    // first use.
+    std::unique_ptr<llvm::TargetMachine> unoptimized_machine;
     std::unique_ptr<llvm::orc::LLJIT> jit;
     uint64_t modules_added = 0;
 };
@@ -191,6 +196,19 @@ JITModule JITModule::compile_on_this_stack(const LoweredFunc &f, const Target &t
     if (!dylib)
         internal_error("could not create a JITDylib: " << llvm_error_text(dylib.takeError()));
     state->dylib = &*dylib;
+    if (std::unique_ptr<llvm::Module> optnone = split_off_optnone_functions(*module)) {
+        if (!engine.unoptimized_machine) {
+            engine.unoptimized_machine = make_target_machine(target);
+            engine.unoptimized_machine->setOptLevel(llvm::CodeGenOptLevel::None);
+        }
+        auto object = std::make_unique<llvm::SmallVectorMemoryBuffer>(
+            emit_object_file(*optnone, *engine.unoptimized_machine), dylib_name + ".optnone",
+            false);
+        if (auto err = engine.jit->addObjectFile(*state->dylib, std::move(object))) {
+            internal_error("could not add the optnone functions of "
+                           << f.name << " to the JIT: " << llvm_error_text(std::move(err)));
+        }
+    }
     if (auto err = engine.jit->addIRModule(
             *state->dylib, llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
         internal_error("could not add module "

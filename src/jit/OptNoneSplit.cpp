@@ -1,0 +1,60 @@
+#include "jit/OptNoneSplit.h"
+
+#include <set>
+
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+
+#include "ir/Error.h"
+
+namespace loom {
+namespace Internal {
+
+std::unique_ptr<llvm::Module> split_off_optnone_functions(llvm::Module &m) {
+    std::set<const llvm::Function *> optnone;
+    for (llvm::Function &f : m)
+        if (!f.isDeclaration() && f.hasFnAttribute(llvm::Attribute::OptimizeNone))
+            optnone.insert(&f);
+    if (optnone.empty()) return nullptr;
+
+    // Anything either part may define and the other use is named and
+    // external; constants are simply defined in both.
+    auto share = [](llvm::GlobalValue &gv) {
+        if (!gv.hasLocalLinkage()) return;
+        gv.setLinkage(llvm::GlobalValue::ExternalLinkage);
+        gv.setVisibility(llvm::GlobalValue::DefaultVisibility);
+        if (!gv.hasName()) gv.setName("loom.shared");
+    };
+    for (llvm::Function &f : m)
+        if (!f.isDeclaration()) share(f);
+    for (llvm::GlobalVariable &g : m.globals())
+        if (!g.isConstant()) share(g);
+
+    llvm::ValueToValueMapTy map;
+    std::unique_ptr<llvm::Module> part =
+        llvm::CloneModule(m, map, [&](const llvm::GlobalValue *gv) {
+            if (const auto *f = llvm::dyn_cast<llvm::Function>(gv)) return optnone.count(f) > 0;
+            const auto *g = llvm::dyn_cast<llvm::GlobalVariable>(gv);
+            return g && g->isConstant() && g->hasLocalLinkage();
+        });
+    for (llvm::Function &f : m) {
+        if (!optnone.count(&f)) continue;
+        f.deleteBody();
+        f.setLinkage(llvm::GlobalValue::ExternalLinkage);
+    }
+    return part;
+}
+
+llvm::SmallVector<char, 0> emit_object_file(llvm::Module &m, llvm::TargetMachine &tm) {
+    llvm::SmallVector<char, 0> object;
+    llvm::raw_svector_ostream os(object);
+    llvm::legacy::PassManager passes;
+    if (tm.addPassesToEmitFile(passes, os, nullptr, llvm::CodeGenFileType::ObjectFile))
+        internal_error("the LLVM target machine cannot write object files");
+    passes.run(m);
+    return object;
+}
+
+} // namespace Internal
+} // namespace loom
