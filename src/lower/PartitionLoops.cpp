@@ -449,12 +449,55 @@ protected:
 };
 
 class PartitionLoops : public IRMutator {
+    // Values of the enclosing LetStmts, with the lets around them inlined
+    // (the small ones only).
+    std::map<std::string, Expr> lets;
+
+    /** Is the loop's extent 1, once the lets around it are known? (A Func
+     * computed per channel of its consumer: bounds lets make c.min and c.max
+     * the same value.) Partitioning it would only copy its body. */
+    bool runs_once(const For *op) const {
+        Expr extent = lets.empty() ? op->extent : substitute(lets, op->extent);
+        return is_const_one(simplify(extent));
+    }
+
 protected:
     using IRMutator::visit;
+    Stmt visit(const LetStmt *op) override {
+        Expr value = lets.empty() ? op->value : substitute(lets, op->value);
+        auto saved = lets.find(op->name);
+        std::optional<Expr> shadowed;
+        if (saved != lets.end()) shadowed = saved->second;
+        if (tree_size(value) <= max_inlined_let_nodes) {
+            lets[op->name] = value;
+        } else {
+            lets.erase(op->name);
+        }
+        Stmt result = IRMutator::visit(op);
+        if (shadowed) {
+            lets[op->name] = *shadowed;
+        } else {
+            lets.erase(op->name);
+        }
+        return result;
+    }
     Stmt visit(const For *op) override {
+        // Inside the loop its name is the loop variable, not a let of that name.
+        auto outer = lets.find(op->name);
+        std::optional<Expr> hidden;
+        if (outer != lets.end()) {
+            hidden = outer->second;
+            lets.erase(outer);
+        }
+        Stmt result = partition(op);
+        if (hidden) lets[op->name] = *hidden;
+        return result;
+    }
+
+    Stmt partition(const For *op) {
         // Parallel loops are left whole: their tasks are outlined by loop name,
         // and an edge condition there is loop-invariant in the inner loops.
-        if (op->for_type != ForType::Serial) {
+        if (op->for_type != ForType::Serial || runs_once(op)) {
             return IRMutator::visit(op);
         }
         FindHints finder(op->name, !has_inner_loop_or_producer(op->body));

@@ -242,6 +242,22 @@ TEST_CASE("partition_loops leaves loops without usable hints alone", "[partition
     CHECK(find_nodes<For>(partition_loops(vec)).size() == 1);
 }
 
+TEST_CASE("partition_loops leaves a loop whose lets make its extent 1 whole", "[partition]") {
+    // let c.min = k, c.max = k: the loop over c runs once; partitioning it
+    // would only copy its body. The same loop over two values is partitioned.
+    Expr c = v("c"), k = v("k");
+    auto nest = [&](const Expr &max_value) {
+        Stmt body = store("out", clamp_likely(c, 0, v("w")), c);
+        Stmt loop = For::make("c", v("c.min"), Add::make(Sub::make(v("c.max"), v("c.min")), 1),
+                              ForType::Serial, DeviceAPI::None, body);
+        return LetStmt::make("c.min", k, LetStmt::make("c.max", max_value, loop));
+    };
+    CHECK(find_nodes<For>(partition_loops(nest(k))).size() == 1);
+    CHECK(find_nodes<For>(partition_loops(nest(Add::make(k, 1)))).size() == 3);
+    for (int kv : {-1, 0, 4, 9})
+        check_same_stores(nest(k), partition_loops(nest(k)), {{"k", kv}, {"w", 5}});
+}
+
 TEST_CASE("boundary conditions and GuardWithIf tails run partitioned through the JIT",
           "[partition]") {
     const int W = 37, H = 11;
