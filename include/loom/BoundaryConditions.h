@@ -20,8 +20,9 @@
 namespace loom {
 namespace BoundaryConditions {
 
-/** {min, extent} per dimension. */
-using Region = std::vector<std::pair<Expr, Expr>>;
+/** {min, extent} per dimension: loom::Region, as Halide's boundary
+ * conditions take Halide::Region. */
+using Region = loom::Region;
 
 /** Coordinates outside the bounds read the nearest edge. */
 Func repeat_edge(const Func &source, const Region &bounds);

@@ -82,7 +82,7 @@ Func apply(Kind kind, const Func &source, const Region &bounds,
     for (int i = 0; i < dims; i++) {
         args.emplace_back(unique_name(source.name() + "_" + what + "_x" + std::to_string(i)));
         Expr x = args.back();
-        const Expr &m = bounds[size_t(i)].first, &e = bounds[size_t(i)].second;
+        const Expr &m = bounds[size_t(i)].min, &e = bounds[size_t(i)].extent;
         if (m.defined() != e.defined())
             user_error(what << " of Func " << source.name() << ": dimension " << i
                             << " has only one of min and extent defined");

@@ -117,3 +117,30 @@ TEST_CASE("compat boundary tuples: a value of the wrong size is an error naming 
     CHECK_THROWS_WITH(BoundaryConditions::constant_exterior(f, Tuple(1, 2), {{0, 4}, {0, 4}}),
                       Contains("was given bounds for 2 dimensions"));
 }
+
+TEST_CASE("compat boundary tuples: a Halide::Region for the bounds and for an RDom",
+          "[compat][boundary_tuples]") {
+    Buffer<int> in(6, 4);
+    in.for_each_element([&](int i, int j) { in(i, j) = i * 7 + j; });
+    Region bounds = {{1, 4}, Range(0, 3)};
+    Func c = BoundaryConditions::constant_exterior(in, -1, bounds);
+    Region domain;
+    domain.push_back(Range(1, 4));
+    domain.emplace_back(0, 3);
+    RDom r(domain, "r");
+    CHECK(r.x.name() == "r$x");
+    Func total("total");
+    total() = 0;
+    total() += c(r.x, r.y) + c(r.x - 1, r.y + 1);
+    Buffer<int> out = total.realize();
+    int expected = 0;
+    for (int j = 0; j < 3; j++) {
+        for (int i = 1; i < 5; i++) {
+            auto at = [&](int x, int y) {
+                return inside(x, 1, 4) && inside(y, 0, 3) ? in(x, y) : -1;
+            };
+            expected += at(i, j) + at(i - 1, j + 1);
+        }
+    }
+    CHECK(out() == expected);
+}
