@@ -26,6 +26,7 @@
 #include "loom/Error.h"
 #include "loom/Evaluate.h"
 #include "loom/Expr.h"
+#include "loom/Extern.h"
 #include "loom/Func.h"
 #include "loom/Generator.h"
 #include "loom/IROperator.h"

@@ -15,22 +15,28 @@
 #include "loom/Expr.h"
 #include "loom/Func.h"
 #include "loom/ImageParam.h"
+#include "loom/Tuple.h"
 
 namespace loom {
 namespace BoundaryConditions {
 
-/** {min, extent} per dimension. */
-using Region = std::vector<std::pair<Expr, Expr>>;
+/** {min, extent} per dimension: loom::Region, as Halide's boundary
+ * conditions take Halide::Region. */
+using Region = loom::Region;
 
 /** Coordinates outside the bounds read the nearest edge. */
 Func repeat_edge(const Func &source, const Region &bounds);
 Func repeat_edge(const Buffer<> &source, const Region &bounds = {});
 Func repeat_edge(const ImageParam &source, const Region &bounds = {});
 
-/** Coordinates outside the bounds read `value` (converted to the source's type). */
+/** Coordinates outside the bounds read `value` (converted to the source's
+ * type). A Func of several values takes a Tuple of as many. */
 Func constant_exterior(const Func &source, Expr value, const Region &bounds);
 Func constant_exterior(const Buffer<> &source, Expr value, const Region &bounds = {});
 Func constant_exterior(const ImageParam &source, Expr value, const Region &bounds = {});
+Func constant_exterior(const Func &source, const Tuple &value, const Region &bounds);
+Func constant_exterior(const Buffer<> &source, const Tuple &value, const Region &bounds = {});
+Func constant_exterior(const ImageParam &source, const Tuple &value, const Region &bounds = {});
 
 /** The source tiles the plane. */
 Func repeat_image(const Func &source, const Region &bounds);
@@ -75,6 +81,12 @@ Func repeat_edge(const T &source, const Expr &min0, const Expr &extent0, const B
 template <typename T, typename... Bounds,
           typename = std::enable_if_t<detail::are_bounds_v<Bounds...>>>
 Func constant_exterior(const T &source, const Expr &value, const Expr &min0, const Expr &extent0,
+                       const Bounds &...rest) {
+    return constant_exterior(source, value, detail::make_region(min0, extent0, rest...));
+}
+template <typename T, typename... Bounds,
+          typename = std::enable_if_t<detail::are_bounds_v<Bounds...>>>
+Func constant_exterior(const T &source, const Tuple &value, const Expr &min0, const Expr &extent0,
                        const Bounds &...rest) {
     return constant_exterior(source, value, detail::make_region(min0, extent0, rest...));
 }

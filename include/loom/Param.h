@@ -166,6 +166,10 @@ public:
         }
         param_.set_scalar_bits(bits);
     }
+    /** A string literal or other array sets a pointer Param (Param<const char *>). */
+    template <typename U, size_t N> void set(const U (&value)[N]) {
+        set(static_cast<const U *>(value));
+    }
 
     /** The value must lie in [min, max] when the pipeline runs. */
     void set_range(const Expr &min, const Expr &max) {

@@ -51,8 +51,9 @@ public:
     RVar x, y, z, w;
 
     RDom() = default;
-    /** A domain over the given (min, extent) ranges, dimension 0 innermost. */
-    RDom(const std::vector<std::pair<Expr, Expr>> &ranges, const std::string &name = "");
+    /** A domain over the given {min, extent} ranges (a Region, as in
+     * Halide), dimension 0 innermost. */
+    RDom(const Region &ranges, const std::string &name = "");
     /** RDom(min0, extent0, min1, extent1, ...). */
     template <typename... Args,
               typename = std::enable_if_t<(std::is_convertible_v<Args, Expr> && ...)>>
@@ -94,7 +95,7 @@ public:
     operator Expr() const;
 
 private:
-    static std::vector<std::pair<Expr, Expr>> pairs(const std::vector<Expr> &flat);
+    static Region pairs(const std::vector<Expr> &flat);
 };
 
 } // namespace loom

@@ -38,6 +38,12 @@ public:
     int implicit_index() const { return implicit_index(name_); }
     static bool is_placeholder(const std::string &name) { return name == "_"; }
     bool is_placeholder() const { return is_placeholder(name_); }
+
+    /** The loop (Halide's `__outermost`) outside all loops of a stage, inside
+     * its production: `g.compute_at(f, Var::outermost())` computes g once
+     * per production of f, before f's loops run. */
+    static Var outermost() { return Var(outermost_name()); }
+    static const char *outermost_name() { return "__outermost"; }
 };
 
 /** The placeholder for implicit arguments, and the first ten implicit Vars

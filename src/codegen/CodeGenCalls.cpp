@@ -42,7 +42,8 @@ PrintFormat print_format(const Call *op) {
                           : et.is_handle() ? PrintFormat::AsPointer
                           : et.is_int()    ? PrintFormat::AsSigned
                                            : PrintFormat::AsUnsigned;
-        const char *spec = conversion == PrintFormat::AsDouble    ? "%f"
+        // Doubles in scientific notation, as Halide's runtime prints them.
+        const char *spec = conversion == PrintFormat::AsDouble    ? (et.bits == 64 ? "%e" : "%f")
                            : conversion == PrintFormat::AsPointer ? "%p"
                            : conversion == PrintFormat::AsSigned  ? "%lld"
                                                                   : "%llu";

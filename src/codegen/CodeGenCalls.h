@@ -46,7 +46,7 @@ const char *release_function_for(const Expr &let_value);
 struct PrintFormat {
     /** How one printed value is passed to printf. */
     enum Conversion {
-        AsDouble,   // %f: floats, widened to double
+        AsDouble,   // %f: floats, widened to double (%e for Float(64), as Halide)
         AsPointer,  // %p: handles
         AsSigned,   // %lld: signed ints, sign-extended to long long
         AsUnsigned, // %llu: unsigned ints and bools, zero-extended

@@ -8,6 +8,7 @@
 #include "ir/IR.h"
 #include "ir/IRUtil.h"
 #include "loom/IROperator.h"
+#include "loom/Tuple.h"
 
 namespace loom {
 namespace BoundaryConditions {
@@ -65,7 +66,9 @@ Expr remap(Kind kind, const Expr &x, const Expr &m, const Expr &e) {
     return select(likely(x >= m && x <= last), in_bounds, clamp(coord, m, last));
 }
 
-Func apply(Kind kind, const Func &source, const Region &bounds, const Expr &exterior) {
+/** `exterior`: constant_exterior's value, one Expr per value of the source. */
+Func apply(Kind kind, const Func &source, const Region &bounds,
+           const std::vector<Expr> &exterior = {}) {
     const char *what = kind_name(kind);
     if (!source.defined())
         user_error(what << " of Func " << source.name() << ", which has no definition");
@@ -79,7 +82,7 @@ Func apply(Kind kind, const Func &source, const Region &bounds, const Expr &exte
     for (int i = 0; i < dims; i++) {
         args.emplace_back(unique_name(source.name() + "_" + what + "_x" + std::to_string(i)));
         Expr x = args.back();
-        const Expr &m = bounds[size_t(i)].first, &e = bounds[size_t(i)].second;
+        const Expr &m = bounds[size_t(i)].min, &e = bounds[size_t(i)].extent;
         if (m.defined() != e.defined())
             user_error(what << " of Func " << source.name() << ": dimension " << i
                             << " has only one of min and extent defined");
@@ -95,13 +98,25 @@ Func apply(Kind kind, const Func &source, const Region &bounds, const Expr &exte
         }
     }
     Func result(unique_name(source.name() + "_" + what));
-    Expr value = source(coords);
-    if (kind == Kind::ConstantExterior && outside.defined()) {
-        if (!exterior.defined())
-            user_error("constant_exterior of Func " << source.name() << " with an undefined value");
-        value = select(likely(!outside), value, cast(value.type(), exterior));
+    std::vector<Expr> values = Tuple(source(coords)).as_vector();
+    if (kind == Kind::ConstantExterior && exterior.size() != values.size()) {
+        user_error("constant_exterior of Func "
+                   << source.name() << ", which has " << values.size()
+                   << " value(s), was given an exterior value of " << exterior.size()
+                   << " element(s); give a Tuple of " << values.size() << " Exprs");
     }
-    result(args) = value;
+    if (kind == Kind::ConstantExterior && outside.defined()) {
+        for (size_t i = 0; i < values.size(); i++) {
+            if (!exterior[i].defined())
+                user_error("constant_exterior of Func " << source.name()
+                                                        << " with an undefined value");
+            values[i] = select(likely(!outside), values[i], cast(values[i].type(), exterior[i]));
+        }
+    }
+    if (values.size() == 1)
+        result(args) = values[0];
+    else
+        result(args) = Tuple(values);
     return result;
 }
 
@@ -149,13 +164,13 @@ Func wrap(const ImageParam &p) {
 
 #define LOOM_BOUNDARY_CONDITION(NAME, KIND)                                                        \
     Func NAME(const Func &source, const Region &bounds) {                                          \
-        return apply(KIND, source, bounds, Expr());                                                \
+        return apply(KIND, source, bounds);                                                        \
     }                                                                                              \
     Func NAME(const Buffer<> &source, const Region &bounds) {                                      \
-        return apply(KIND, wrap(source), buffer_bounds(source, bounds), Expr());                   \
+        return apply(KIND, wrap(source), buffer_bounds(source, bounds));                           \
     }                                                                                              \
     Func NAME(const ImageParam &source, const Region &bounds) {                                    \
-        return apply(KIND, wrap(source), param_bounds(source, bounds), Expr());                    \
+        return apply(KIND, wrap(source), param_bounds(source, bounds));                            \
     }
 LOOM_BOUNDARY_CONDITION(repeat_edge, Kind::RepeatEdge)
 LOOM_BOUNDARY_CONDITION(repeat_image, Kind::RepeatImage)
@@ -163,14 +178,25 @@ LOOM_BOUNDARY_CONDITION(mirror_image, Kind::MirrorImage)
 LOOM_BOUNDARY_CONDITION(mirror_interior, Kind::MirrorInterior)
 #undef LOOM_BOUNDARY_CONDITION
 
+Func constant_exterior(const Func &source, const Tuple &value, const Region &bounds) {
+    return apply(Kind::ConstantExterior, source, bounds, value.as_vector());
+}
+Func constant_exterior(const Buffer<> &source, const Tuple &value, const Region &bounds) {
+    return apply(Kind::ConstantExterior, wrap(source), buffer_bounds(source, bounds),
+                 value.as_vector());
+}
+Func constant_exterior(const ImageParam &source, const Tuple &value, const Region &bounds) {
+    return apply(Kind::ConstantExterior, wrap(source), param_bounds(source, bounds),
+                 value.as_vector());
+}
 Func constant_exterior(const Func &source, Expr value, const Region &bounds) {
-    return apply(Kind::ConstantExterior, source, bounds, value);
+    return apply(Kind::ConstantExterior, source, bounds, {value});
 }
 Func constant_exterior(const Buffer<> &source, Expr value, const Region &bounds) {
-    return apply(Kind::ConstantExterior, wrap(source), buffer_bounds(source, bounds), value);
+    return apply(Kind::ConstantExterior, wrap(source), buffer_bounds(source, bounds), {value});
 }
 Func constant_exterior(const ImageParam &source, Expr value, const Region &bounds) {
-    return apply(Kind::ConstantExterior, wrap(source), param_bounds(source, bounds), value);
+    return apply(Kind::ConstantExterior, wrap(source), param_bounds(source, bounds), {value});
 }
 
 } // namespace BoundaryConditions

@@ -90,13 +90,13 @@ RVar::operator Expr() const {
     return Variable::make(Int(32), name_, domain_);
 }
 
-std::vector<std::pair<Expr, Expr>> RDom::pairs(const std::vector<Expr> &flat) {
-    std::vector<std::pair<Expr, Expr>> out;
+Region RDom::pairs(const std::vector<Expr> &flat) {
+    Region out;
     for (size_t i = 0; i + 1 < flat.size(); i += 2) out.emplace_back(flat[i], flat[i + 1]);
     return out;
 }
 
-RDom::RDom(const std::vector<std::pair<Expr, Expr>> &ranges, const std::string &name) {
+RDom::RDom(const Region &ranges, const std::string &name) {
     if (ranges.empty())
         user_error("RDom" << (name.empty() ? "" : " " + name) << " has no dimensions");
     std::string base = name.empty() ? unique_name("r") : name;
@@ -104,8 +104,8 @@ RDom::RDom(const std::vector<std::pair<Expr, Expr>> &ranges, const std::string &
     for (size_t i = 0; i < ranges.size(); i++) {
         ReductionVariable v;
         v.var = base + "$" + dim_name(i);
-        v.min = int32_expr(ranges[i].first, "min", i);
-        v.extent = int32_expr(ranges[i].second, "extent", i);
+        v.min = int32_expr(ranges[i].min, "min", i);
+        v.extent = int32_expr(ranges[i].extent, "extent", i);
         vars.push_back(v);
     }
     dom_ = ReductionDomain(vars);
@@ -114,13 +114,13 @@ RDom::RDom(const std::vector<std::pair<Expr, Expr>> &ranges, const std::string &
 
 RDom::RDom(const Buffer<> &b) {
     if (!b.defined()) user_error("RDom of an undefined Buffer");
-    std::vector<std::pair<Expr, Expr>> ranges;
+    Region ranges;
     for (int i = 0; i < b.dimensions(); i++) ranges.emplace_back(b.dim(i).min(), b.dim(i).extent());
     *this = RDom(ranges, unique_name(b.name()));
 }
 
 RDom::RDom(const OutputImageParam &p) {
-    std::vector<std::pair<Expr, Expr>> ranges;
+    Region ranges;
     for (int i = 0; i < p.dimensions(); i++) ranges.emplace_back(p.dim(i).min(), p.dim(i).extent());
     *this = RDom(ranges, unique_name(p.name()));
 }

@@ -130,6 +130,18 @@ CSourceModule compile_c_source_module(const LoweredFunc &f, const Target &target
     void *handle = dlopen((dir + "/" + so_file).c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         const char *why = dlerror();
+        std::string text = why ? why : "";
+        size_t undefined = text.find("undefined symbol: ");
+        if (undefined != std::string::npos) {
+            // A C function the pipeline calls (HalideExtern_N) that the process lacks.
+            if (!keep) remove_folder(dir, {c_file, so_file, log_file, header_file});
+            user_error("The pipeline " << f.name << " calls the C function "
+                                       << text.substr(undefined + 18)
+                                       << ", which this process does not have. An extern "
+                                          "function (HalideExtern_N) must be defined with extern "
+                                          "\"C\" and exported: link the program with -rdynamic "
+                                          "(CMake: ENABLE_EXPORTS)");
+        }
         internal_error("C JIT: could not load " << dir << "/" << so_file << ": "
                                                 << (why ? why : "unknown error"));
     }

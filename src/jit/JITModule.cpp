@@ -25,6 +25,7 @@
 #include "ir/Error.h"
 #include "ir/StackGuard.h"
 #include "jit/CSourceJIT.h"
+#include "jit/ExternSymbols.h"
 #include "jit/OptNoneSplit.h"
 
 namespace loom {
@@ -182,6 +183,7 @@ JITModule JITModule::compile_on_this_stack(const LoweredFunc &f, const Target &t
         internal_error("generated invalid LLVM IR for " << f.name << ":\n" << problems);
     }
     timer.phase("verify");
+    check_extern_symbols(*module, f.name);
     optimize_module(*module, *engine.target_machine);
     timer.phase("optimize");
 

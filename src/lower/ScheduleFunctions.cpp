@@ -14,6 +14,7 @@
 #include "ir/IRUtil.h"
 #include "ir/ScatterGather.h"
 #include "ir/Substitute.h"
+#include "loom/Var.h"
 #include "lower/ComputeLevels.h"
 #include "lower/InlineFunctions.h"
 
@@ -595,10 +596,16 @@ Stmt build_stage_nest(const Function &f, int stage, bool is_output, std::vector<
                                   checks);
 }
 
-Stmt build_produce(const Function &f, bool is_output) {
+Stmt build_produce(const Function &f, bool is_output, bool outermost_loops) {
     std::vector<Stmt> checks, stages;
-    for (int s = 0; s <= int(f.updates().size()); s++)
-        stages.push_back(build_stage_nest(f, s, is_output, &checks));
+    for (int s = 0; s <= int(f.updates().size()); s++) {
+        Stmt nest = build_stage_nest(f, s, is_output, &checks);
+        if (outermost_loops) {
+            nest = For::make(stage_prefix(f.name(), s) + Var::outermost_name(), 0, 1,
+                             ForType::Serial, DeviceAPI::None, nest);
+        }
+        stages.push_back(nest);
+    }
     // The checks come before any stage writes.
     checks.insert(checks.end(), stages.begin(), stages.end());
     return ProducerConsumer::make_produce(f.name(), Block::make(checks));
@@ -648,6 +655,20 @@ bool computed_and_stored_at_root(const Function &f) {
     return !sched.store_level_set || !store.defined() || store.is_inlined() || store.is_root();
 }
 
+/** The Funcs at whose Var::outermost() some Func is computed or stored. */
+std::set<std::string> outermost_hosts(const Environment &env) {
+    std::set<std::string> hosts;
+    for (const auto &kv : env) {
+        const FuncSchedule &sched = kv.second.schedule();
+        for (const LoopLevel *l : {&sched.compute_level, &sched.store_level}) {
+            if (l->defined() && !l->is_root() && !l->is_inlined() &&
+                l->var() == Var::outermost_name())
+                hosts.insert(l->func());
+        }
+    }
+    return hosts;
+}
+
 /** Adds the Funcs a statement calls, once inlined Funcs are substituted. */
 void add_calls(const Stmt &s, const std::vector<Function> &outputs, std::set<std::string> &called) {
     visit_all(inline_functions(s, outputs), [&](const IRNode *node) {
@@ -665,6 +686,7 @@ Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<
     // search of the whole pipeline for its uses (that would make a chain of
     // N such Funcs cost N^2).
     std::set<std::string> called;
+    const std::set<std::string> hosts = outermost_hosts(env);
     Stmt s;
 
     // Consumers first, so that each Func's uses (and the loops it is computed
@@ -675,7 +697,7 @@ Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
         const Function &f = env.at(*it);
         if (is_output(f, outputs)) {
-            Stmt produce = build_produce(f, true);
+            Stmt produce = build_produce(f, true, hosts.count(f.name()) > 0);
             add_calls(produce, outputs, called);
             s = s.defined() ? Block::make(produce, s) : produce;
             continue;
@@ -688,7 +710,7 @@ Stmt schedule_functions(const std::vector<Function> &outputs, const std::vector<
             place = resolve_placement(s, f, outputs);
         }
         if (!place.used) continue;
-        Stmt produce = build_produce(f, false);
+        Stmt produce = build_produce(f, false, hosts.count(f.name()) > 0);
         add_calls(produce, outputs, called);
         auto compute = [&](const Stmt &body) {
             return Block::make(produce, ProducerConsumer::make_consume(f.name(), body));

@@ -46,8 +46,11 @@ inline const char *auto_round_up_marker() {
 }
 
 /** The loops and store of every stage of f, wrapped in "produce f" (for
- * an output, after the checks of its ShiftInwards splits). */
-Stmt build_produce(const Function &f, bool is_output = true);
+ * an output, after the checks of its ShiftInwards splits). With
+ * `outermost_loops`, each stage's nest sits in a loop of extent 1 named
+ * "<f>.s<k>.__outermost", where Funcs computed or stored at
+ * Var::outermost() go. */
+Stmt build_produce(const Function &f, bool is_output = true, bool outermost_loops = false);
 
 /** The pure variables that stage `stage` of f loops over (all args for the
  * pure definition; for updates, the args that appear as a bare Var in their place). */
