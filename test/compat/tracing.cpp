@@ -364,3 +364,26 @@ TEST_CASE("tracing: bad uses are errors naming the Func", "[compat][tracing][err
                       Contains("Func k is traced (trace_stores)") &&
                           Contains("inside the GPU loop") && Contains("schedule k on the CPU"));
 }
+
+TEST_CASE("tracing: stores of a sliding window are traced once per element", "[compat][tracing]") {
+    // Halide's sliding-window tests count stores with a trace handler: each
+    // row of f is computed once, tracing or not.
+    compat::for_each_backend([&](bool) {
+        Var x("x"), y("y");
+        Func f("f"), g("g");
+        f(x, y) = x + 10 * y;
+        g(x, y) = f(x, y) + f(x, y + 1);
+        f.store_root().compute_at(g, y).trace_stores();
+        TraceContext ctx;
+        ctx.handlers.custom_trace = to_context;
+        Buffer<int> out = g.realize(&ctx, {4, 5});
+        for (int yy = 0; yy < 5; yy++)
+            for (int xx = 0; xx < 4; xx++)
+                REQUIRE(out(xx, yy) == (xx + 10 * yy) + (xx + 10 * (yy + 1)));
+        std::vector<std::string> want;
+        for (int yy = 0; yy < 6; yy++)
+            for (int xx = 0; xx < 4; xx++)
+                want.push_back(describe(ev(loom_trace_store, "f", {xx, yy}, xx + 10 * yy)));
+        CHECK(texts(ctx.events) == want);
+    });
+}
