@@ -88,10 +88,12 @@ private:
         tags.emplace_back(f.name(), f.trace_tags());
     }
 
-    /** Tracing runs on the host: a traced Func inside a kernel is an error. */
-    void require_host(const std::string &func, const char *what) const {
+    /** Tracing runs on the host: a traced Func inside a kernel is an error.
+     * `by_func`: traced by the Func's own `what`, else by the target's. */
+    void require_host(const std::string &func, const char *what, bool by_func) const {
         if (gpu_loop.empty()) return;
-        user_error("Func " << func << " is traced (" << what << ") but is computed inside the GPU "
+        user_error("Func " << func << " is traced (" << (by_func ? "" : "the target feature ")
+                           << what << ") but is computed inside the GPU "
                            << "loop " << gpu_loop << "; Loom traces host code only: schedule "
                            << func << " on the CPU, or trace a Func that copies it there");
     }
@@ -114,9 +116,11 @@ private:
         op = e.as<Call>();
         if (!op) return e;
         Expr parent;
+        bool by_func = false;
         if (op->call_type == Call::Loom) {
             const Function *f = find(op->name);
             if (!f || !(f->is_tracing_loads() || all_loads)) return e;
+            by_func = f->is_tracing_loads();
             add_tags(*f);
             parent = int32_var(trace_id(op->name));
         } else if (op->call_type == Call::Image && all_loads) {
@@ -124,7 +128,7 @@ private:
         } else {
             return e;
         }
-        require_host(op->name, "trace_loads");
+        require_host(op->name, "trace_loads", by_func);
         return traced_value(op->name, loom_trace_load, parent, op->value_index, e, op->args);
     }
 
@@ -133,7 +137,7 @@ private:
         op = s.as<Provide>();
         const Function *f = op ? find(op->name) : nullptr;
         if (!f || !(f->is_tracing_stores() || all_stores)) return s;
-        require_host(op->name, "trace_stores");
+        require_host(op->name, "trace_stores", f->is_tracing_stores());
         add_tags(*f);
         std::vector<Expr> values;
         for (size_t i = 0; i < op->values.size(); i++)
@@ -149,7 +153,7 @@ private:
         if (!f) return s;
         Stmt body = op->body;
         if (f->is_tracing_realizations() || all_realizations) {
-            require_host(op->name, "trace_realizations");
+            require_host(op->name, "trace_realizations", f->is_tracing_realizations());
             add_tags(*f);
             std::vector<Expr> bounds;
             for (const Range &r : op->bounds) {

@@ -363,6 +363,14 @@ TEST_CASE("tracing: bad uses are errors naming the Func", "[compat][tracing][err
     CHECK_THROWS_WITH(k.compile_to_lowered_stmt("/dev/null", {}, StmtOutputFormat::Text, gpu),
                       Contains("Func k is traced (trace_stores)") &&
                           Contains("inside the GPU loop") && Contains("schedule k on the CPU"));
+
+    // Traced by the target: the message names the feature.
+    Func m("m");
+    m(x, y) = x - y;
+    m.gpu_tile(x, y, bx, by, tx, ty, 8, 8);
+    CHECK_THROWS_WITH(m.compile_to_lowered_stmt("/dev/null", {}, StmtOutputFormat::Text,
+                                                gpu.with_feature(Target::TraceStores)),
+                      Contains("Func m is traced (the target feature trace_stores)"));
 }
 
 TEST_CASE("tracing: stores of a sliding window are traced once per element", "[compat][tracing]") {
