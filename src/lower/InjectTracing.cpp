@@ -44,7 +44,9 @@ Expr trace_event(const std::string &func, int event, Expr parent, int value_inde
                            std::move(parent),           Expr(value_index),
                            Expr(int(type.code)),        Expr(int(type.bits)),
                            Expr(StringImm::make(tag)),  value.defined() ? value : Expr(0)};
-    args.insert(args.end(), coordinates.begin(), coordinates.end());
+    // The runtime takes int32 coordinates, as Halide's does.
+    for (const Expr &c : coordinates)
+        args.push_back(c.type() == Int(32) ? c : Cast::make(Int(32), c));
     return Call::make(Int(32), Intrinsic::trace, args, Call::Intrinsic);
 }
 
