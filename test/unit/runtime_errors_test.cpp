@@ -23,7 +23,8 @@ void global_handler(void *, const char *message) {
 // Runs f with a context handler and returns the one message it reported.
 template <typename F> std::string message_of(F &&f, int expected_code) {
     context_messages.clear();
-    loom_call_context_t context{&context_handler, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
+    loom_call_context_t context{&context_handler, nullptr, nullptr, nullptr,
+                                nullptr,          nullptr, nullptr};
     REQUIRE(f(&context) == expected_code);
     REQUIRE(context_messages.size() == 1);
     return context_messages[0];
