@@ -271,7 +271,7 @@ struct DeviceAllocation {
  * its user context). */
 struct ErrorCapture {
     std::string text;
-    loom_call_context_t context{&capture, this, nullptr, nullptr, nullptr, nullptr};
+    loom_call_context_t context{&capture, this, nullptr, nullptr, nullptr, nullptr, nullptr};
     ErrorCapture() = default;
     ErrorCapture(const ErrorCapture &) = delete;
     ErrorCapture &operator=(const ErrorCapture &) = delete;

@@ -123,6 +123,42 @@ typedef enum loom_error_code_t {
     loom_error_code_specialize_fail = -12
 } loom_error_code_t;
 
+/** What a trace event reports (Halide's halide_trace_event_code_t, same
+ * values). */
+typedef enum loom_trace_event_code_t {
+    loom_trace_load = 0,
+    loom_trace_store = 1,
+    loom_trace_begin_realization = 2,
+    loom_trace_end_realization = 3,
+    loom_trace_produce = 4,
+    loom_trace_end_produce = 5,
+    loom_trace_consume = 6,
+    loom_trace_end_consume = 7,
+    loom_trace_begin_pipeline = 8,
+    loom_trace_end_pipeline = 9,
+    loom_trace_tag = 10
+} loom_trace_event_code_t;
+
+/** One event of a traced pipeline (Halide's halide_trace_event_t).
+ * Loads and stores: `value` points at the element (type.lanes is 1: Loom
+ * traces vector accesses one lane at a time) and `coordinates` holds its
+ * `dimensions` coordinates. Realization, produce and consume events:
+ * `coordinates` holds min and extent per dimension (`dimensions` is twice
+ * the Func's dimension count); `value` is NULL. Pipeline events: `func` is
+ * the pipeline's name, no coordinates. Tag events carry `trace_tag`. The
+ * pointers are valid only during the handler's call. */
+typedef struct loom_trace_event_t {
+    const char *func;
+    void *value;
+    int32_t *coordinates;
+    const char *trace_tag;
+    loom_type_t type;
+    int32_t event; /* a loom_trace_event_code_t */
+    int32_t parent_id;
+    int32_t value_index;
+    int32_t dimensions;
+} loom_trace_event_t;
+
 /** Per-call context passed as the hidden first argument of generated code.
  * When the context is NULL or its error handler is NULL, errors go to the
  * global handler (see loom_set_error_handler); when its print handler is
@@ -146,7 +182,16 @@ typedef struct loom_call_context_t {
     int (*do_par_for_handler)(struct loom_call_context_t *context,
                               int (*task)(void *context, int index, uint8_t *closure), int min,
                               int extent, uint8_t *closure);
+    /** Receives the call's trace events (NULL: loom_default_trace) and
+     * returns an id: begin_pipeline, begin_realization, produce and consume
+     * events pass theirs as parent_id of the events inside them. */
+    int32_t (*trace_handler)(struct loom_call_context_t *context, const loom_trace_event_t *event);
 } loom_call_context_t;
+
+/** The default trace handler: prints the event as one line through the
+ * call's print handler (stderr by default), e.g. `Store f.0(3, 4) = 7`, and
+ * returns a process-wide increasing id. */
+int32_t loom_default_trace(void *user_context, const loom_trace_event_t *event);
 
 /** Global error handler: called with the user context (may be NULL) and a
  * message. The default prints the message to stderr; it never aborts. */

@@ -20,7 +20,7 @@ constexpr int kNoDriverExit = 3;
 
 /** Collects the error messages of the calls it is passed to. */
 struct CallMessages {
-    loom_call_context_t context{handler, this, nullptr, nullptr, nullptr, nullptr};
+    loom_call_context_t context{handler, this, nullptr, nullptr, nullptr, nullptr, nullptr};
     std::string text;
     static void handler(loom_call_context_t *c, const char *message) {
         static_cast<CallMessages *>(c->user_data)->text += message;

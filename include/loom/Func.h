@@ -201,8 +201,7 @@ public:
     void set_error_handler(void (*handler)(JITUserContext *, const char *));
     void set_custom_print(void (*handler)(JITUserContext *, const char *));
     /** Shorthands for jit_handlers().custom_malloc/custom_free,
-     * .custom_do_task, .custom_do_par_for and .custom_trace (which has no
-     * effect: Loom has no tracing). */
+     * .custom_do_task, .custom_do_par_for and .custom_trace. */
     void set_custom_allocator(void *(*malloc_fn)(JITUserContext *, size_t),
                               void (*free_fn)(JITUserContext *, void *));
     void set_custom_do_task(int (*do_task)(JITUserContext *,
@@ -404,6 +403,20 @@ public:
     /** Store var's dimension in a circular buffer of extent elements. */
     Func &fold_storage(const Var &var, const Expr &extent, bool fold_forward = true);
     Func &store_in(MemoryType type);
+
+    /** Tracing (as Halide's): every run reports each load of this Func
+     * (trace_loads), each store to it (trace_stores), or its realizations
+     * with their produce and consume phases (trace_realizations) to the
+     * call's custom_trace handler, which by default prints one line per
+     * event. The target features trace_loads, trace_stores,
+     * trace_realizations (trace_all: the three) and trace_pipeline do the
+     * same for every Func. Inlined Funcs have no loads or stores to trace. */
+    Func &trace_loads();
+    Func &trace_stores();
+    Func &trace_realizations();
+    /** A tag event carrying `trace_tag`, sent after begin_pipeline in
+     * every run that traces this Func (tags of a Func keep their order). */
+    Func &add_trace_tag(const std::string &trace_tag);
 
     Func &compute_root();
     Func &compute_at(const Func &f, const Var &var);

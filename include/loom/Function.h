@@ -46,6 +46,9 @@ struct FunctionContents : RefCounted {
      * must have (empty / -1 when not required). */
     std::vector<Type> required_types;
     int required_dimensions = -1;
+    /** Func::trace_loads/trace_stores/trace_realizations/add_trace_tag. */
+    bool trace_loads = false, trace_stores = false, trace_realizations = false;
+    std::vector<std::string> trace_tags;
 };
 
 /** A fresh value for FunctionContents::version. */
@@ -106,6 +109,11 @@ public:
     const std::vector<Definition> &updates() const { return ptr()->updates; }
     FuncSchedule &schedule() { return ptr()->schedule; }
     const FuncSchedule &schedule() const { return ptr()->schedule; }
+
+    bool is_tracing_loads() const { return ptr()->trace_loads; }
+    bool is_tracing_stores() const { return ptr()->trace_stores; }
+    bool is_tracing_realizations() const { return ptr()->trace_realizations; }
+    const std::vector<std::string> &trace_tags() const { return ptr()->trace_tags; }
 
     uint64_t version() const { return ptr()->version; }
     /** Record a change to the definition or schedule (invalidates compiled pipelines). */

@@ -9,13 +9,14 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "LoomRuntime.h"
+
 namespace loom {
 
 struct JITUserContext;
 
-/** A trace event (Halide's halide_trace_event_t). Loom has no tracing yet,
- * so no pipeline produces one. */
-struct loom_trace_event_t;
+/** A trace event (Halide's halide_trace_event_t), defined in LoomRuntime.h. */
+using ::loom_trace_event_t;
 
 /** Replacements of the JIT runtime's hooks; a null member keeps the one
  * below it (the call's, then the Pipeline's, then the default). */
@@ -48,9 +49,12 @@ struct JITHandlers {
      * infer_input_bounds return normally and a Callable returns the
      * (negative) error code. */
     void (*custom_error)(JITUserContext *context, const char *message) = nullptr;
-    /** Accepted for Halide source compatibility; no effect: Loom has no
-     * tracing (trace_loads/trace_stores/trace_realizations), so nothing
-     * calls it. */
+    /** Receives each trace event of the call (Func::trace_loads,
+     * trace_stores, trace_realizations, add_trace_tag and the trace_*
+     * target features) and returns an id; begin_pipeline,
+     * begin_realization, produce and consume events pass theirs as
+     * parent_id to the events inside them. The default prints one line per
+     * event through custom_print (stderr), e.g. `Store f.0(3, 4) = 7`. */
     int32_t (*custom_trace)(JITUserContext *context, const loom_trace_event_t *event) = nullptr;
     /** Accepted for Halide source compatibility; no effect: Loom's JIT
      * resolves its runtime inside libloom and loads GPU drivers with

@@ -117,8 +117,7 @@ public:
     void set_error_handler(void (*handler)(JITUserContext *, const char *));
     void set_custom_print(void (*handler)(JITUserContext *, const char *));
     /** Shorthands for jit_handlers().custom_malloc/custom_free,
-     * .custom_do_task, .custom_do_par_for and .custom_trace (which has no
-     * effect: Loom has no tracing). */
+     * .custom_do_task, .custom_do_par_for and .custom_trace. */
     void set_custom_allocator(void *(*malloc_fn)(JITUserContext *, size_t),
                               void (*free_fn)(JITUserContext *, void *));
     void set_custom_do_task(int (*do_task)(JITUserContext *,

@@ -49,7 +49,8 @@ struct Target {
         StrictFloat,
         // Halide's other features. The x86 ones select instructions (like the
         // ones above); the rest are accepted and kept in the target string
-        // but have no effect in Loom: Target::validate() lists them.
+        // but have no effect in Loom (except large_buffers and trace_*):
+        // Target::validate() lists them.
         AVX512_KNL,
         AVX512_Cannonlake,
         AVX512_SapphireRapids,

@@ -110,7 +110,8 @@ private:
         *sink += text;
     }
     std::string buffer_name, message;
-    loom_call_context_t call_context{capture, &message, nullptr, nullptr, nullptr, nullptr};
+    loom_call_context_t call_context{capture, &message, nullptr, nullptr,
+                                     nullptr, nullptr,  nullptr};
 };
 
 const loom_device_interface_t *interface_for(const BufferContents &c, DeviceAPI api,

@@ -30,7 +30,8 @@ void check_kernels_fit_device(const LoweredFunc &f) {
     for (const DeviceKernel &k : f.kernels) {
         auto found = limits_of.find(k.device_api);
         if (found == limits_of.end()) {
-            loom_call_context_t quiet{ignore_error, nullptr, nullptr, nullptr, nullptr, nullptr};
+            loom_call_context_t quiet{ignore_error, nullptr, nullptr, nullptr,
+                                      nullptr,      nullptr, nullptr};
             loom_device_limits_t limits;
             int32_t api =
                 k.device_api == DeviceAPI::CUDA ? loom_device_api_cuda : loom_device_api_opencl;

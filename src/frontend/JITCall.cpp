@@ -32,6 +32,7 @@ JITCall::JITCall(JITUserContext *user, const JITHandlers &pipeline_handlers, std
     context_.error_handler = &JITCall::on_error;
     context_.user_data = this;
     context_.print_handler = handlers_.custom_print ? &JITCall::on_print : nullptr;
+    context_.trace_handler = handlers_.custom_trace ? &JITCall::on_trace : nullptr;
     if (handlers_.custom_malloc) {
         context_.malloc_handler = &JITCall::on_malloc;
         context_.free_handler = &JITCall::on_free;
@@ -88,6 +89,11 @@ void JITCall::on_error(loom_call_context_t *context, const char *message) {
 void JITCall::on_print(loom_call_context_t *context, const char *message) {
     auto *self = static_cast<JITCall *>(context->user_data);
     self->handlers_.custom_print(self->user_, message);
+}
+
+int32_t JITCall::on_trace(loom_call_context_t *context, const loom_trace_event_t *event) {
+    auto *self = static_cast<JITCall *>(context->user_data);
+    return self->handlers_.custom_trace(self->user_, event);
 }
 
 int JITCall::fail(const std::string &message, int code) {

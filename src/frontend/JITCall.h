@@ -44,6 +44,7 @@ public:
 private:
     static void on_error(loom_call_context_t *context, const char *message);
     static void on_print(loom_call_context_t *context, const char *message);
+    static int32_t on_trace(loom_call_context_t *context, const loom_trace_event_t *event);
     static void *on_malloc(loom_call_context_t *context, size_t bytes);
     static void on_free(loom_call_context_t *context, void *ptr);
     static int on_do_par_for(loom_call_context_t *context, int (*task)(void *, int, uint8_t *),

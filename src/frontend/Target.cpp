@@ -425,6 +425,9 @@ bool Target::feature_has_effect(Feature f) {
     // (large_buffers, among them in the enum, acts: 64-bit flat indices).
     if (f == X86APX) return false;
     if (f == LargeBuffers) return true;
+    // The trace_* features act too (lower/InjectTracing.cpp).
+    if (f == TraceLoads || f == TraceStores || f == TraceRealizations || f == TracePipeline)
+        return true;
     return f < JIT || f > Simulator;
 }
 

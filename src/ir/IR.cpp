@@ -340,6 +340,8 @@ const char *intrinsic_name(Intrinsic op) {
         return "target_natural_vector_size";
     case Intrinsic::scatter_gather:
         return "scatter_gather";
+    case Intrinsic::trace:
+        return "trace";
     }
     return "unknown_intrinsic";
 }

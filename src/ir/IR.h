@@ -253,6 +253,14 @@ enum class Intrinsic : uint8_t {
      * one element each; lowering makes one store per element
      * (lower/ScheduleFunctions.cpp). */
     scatter_gather,
+    /** One trace event (lower/InjectTracing.h): args (func name, event
+     * code, parent id, value index, type code, type bits, trace tag,
+     * value, coordinates...); strings are StringImms, the event code,
+     * value index and type are IntImms (the traced type, which the value's
+     * may differ from after float16 emulation). Loads and stores pass
+     * their value; other events a 0 that is not reported. Returns the
+     * handler's id (Int(32)). */
+    trace,
 };
 
 const char *intrinsic_name(Intrinsic op);

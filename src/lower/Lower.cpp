@@ -25,6 +25,7 @@
 #include "lower/InjectDeviceBuffers.h"
 #include "lower/InjectEarlyFrees.h"
 #include "lower/InjectHostDeviceCopies.h"
+#include "lower/InjectTracing.h"
 #include "lower/InlineFunctions.h"
 #include "lower/LowerTargetQueries.h"
 #include "lower/LowerUtil.h"
@@ -129,6 +130,11 @@ LoweredFunc lower_on_this_stack(const std::vector<Function> &outputs, const std:
 
     s = bounds_inference(s, outputs, realization, env);
     log_pass("bounds_inference", s);
+
+    // After bounds inference, while Funcs are multi-dimensional, as in
+    // Halide: events name the Func and carry its coordinates and bounds.
+    s = inject_tracing(s, name, outputs, env, target);
+    log_pass("inject_tracing", s);
 
     s = check_vector_extents(s);
     log_pass("check_vector_extents", s);

@@ -181,6 +181,12 @@ int loom_device_reset(void *uc, int32_t device_api);
 
 /* print()/print_when(): writes a line to stderr. */
 void loom_print(void *uc, const char *message);
+/* One trace event (lower/InjectTracing.cpp): builds a loom_trace_event_t of
+ * the arguments and passes it to the context's trace_handler, else to
+ * loom_default_trace; returns the handler's id. */
+int32_t loom_trace(void *uc, const char *func, void *value, int32_t *coordinates, int32_t type_code,
+                   int32_t type_bits, int32_t type_lanes, int32_t event_code, int32_t parent_id,
+                   int32_t value_index, int32_t dimensions, const char *trace_tag);
 
 #ifdef __cplusplus
 }

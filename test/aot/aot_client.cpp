@@ -148,7 +148,8 @@ void test_errors_through_context_handler() {
     context_messages.clear();
     global_messages.clear();
     loom_set_error_handler(global_handler);
-    loom_call_context_t context{context_handler, nullptr, nullptr, nullptr, nullptr, nullptr};
+    loom_call_context_t context{context_handler, nullptr, nullptr, nullptr,
+                                nullptr,         nullptr, nullptr};
     Buffer<uint8_t> in(10, 10), out(10, 10);
     in.set_min(1, 0); // output 0..9 reads input 0..9, the input starts at 1
     int err = brighten_with_context(&context, in, 1.0f, 0, out);

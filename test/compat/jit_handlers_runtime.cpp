@@ -221,10 +221,19 @@ TEST_CASE("a custom_do_par_for's error fails the call", "[compat][jit][error]") 
     CHECK_THROWS_WITH(p.g.realize({8, 8}), Contains("error code -77"));
 }
 
-TEST_CASE("custom_trace is accepted and has no effect", "[compat][jit]") {
+TEST_CASE("custom_trace is set by set_custom_trace and called only when something is traced",
+          "[compat][jit]") {
     TwoStage p;
-    p.g.set_custom_trace(
-        [](JITUserContext *, const loom_trace_event_t *) -> int32_t { return -1; });
+    static int calls = 0;
+    calls = 0;
+    p.g.set_custom_trace([](JITUserContext *, const loom_trace_event_t *) -> int32_t {
+        calls++;
+        return 1;
+    });
     CHECK(p.g.jit_handlers().custom_trace != nullptr);
     TwoStage::check(p.g.realize({8, 8}));
+    CHECK(calls == 0); // nothing traced (test/compat/tracing.cpp traces)
+    p.f.trace_realizations();
+    TwoStage::check(p.g.realize({8, 8}));
+    CHECK(calls > 0);
 }

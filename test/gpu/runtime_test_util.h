@@ -18,7 +18,8 @@ namespace gpu_rt_test {
 /** A loom_call_context_t that collects every message reported through it. */
 struct ErrorCapture {
     std::string text;
-    loom_call_context_t context{&ErrorCapture::handler, this, nullptr, nullptr, nullptr, nullptr};
+    loom_call_context_t context{
+        &ErrorCapture::handler, this, nullptr, nullptr, nullptr, nullptr, nullptr};
     void *uc() { return &context; }
     static void handler(loom_call_context_t *c, const char *message) {
         auto *self = static_cast<ErrorCapture *>(c->user_data);

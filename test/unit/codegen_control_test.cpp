@@ -47,7 +47,7 @@ TEST_CASE("codegen: a failing assert returns its code and reports through the co
     JITModule m = JITModule::compile(f, get_host_target());
 
     Buffer<int> out(4);
-    loom_call_context_t context{&capture, nullptr, nullptr, nullptr, nullptr, nullptr};
+    loom_call_context_t context{&capture, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
     int p = 12;
     void *argv[] = {&context, &p, out.raw_buffer()};
     messages.clear();
@@ -114,7 +114,7 @@ TEST_CASE("codegen: an assert inside a heap allocation returns its code", "[code
         frees++;
     REQUIRE(frees >= 2);
     Buffer<int> out(8);
-    loom_call_context_t context{&capture, nullptr, nullptr, nullptr, nullptr, nullptr};
+    loom_call_context_t context{&capture, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
     int p = 50;
     void *argv[] = {&context, &p, out.raw_buffer()};
     messages.clear();

@@ -155,7 +155,8 @@ TEST_CASE("parallel: an assert failing inside a task returns its error to the ca
     for (int threads : {1, 4}) {
         PoolSize size(threads);
         std::string captured;
-        loom_call_context_t context{capture, &captured, nullptr, nullptr, nullptr, nullptr};
+        loom_call_context_t context{capture, &captured, nullptr, nullptr,
+                                    nullptr, nullptr,   nullptr};
         Buffer<int> out(100);
         void *argv[] = {&context, out.raw_buffer()};
         REQUIRE(m.argv_function()(argv) == loom_error_code_generic);

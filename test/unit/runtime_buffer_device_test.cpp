@@ -358,7 +358,7 @@ TEST_CASE("runtime buffer: device_deallocate drops a clean reference and refuses
 
     // Data only the device holds is not dropped silently.
     write_on_device(b, 7);
-    loom_call_context_t context{keep_error, nullptr, nullptr, nullptr, nullptr, nullptr};
+    loom_call_context_t context{keep_error, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
     last_error.clear();
     REQUIRE(b.device_deallocate(&context) == loom_error_code_device);
     REQUIRE(last_error.find("device_deallocate of a device-dirty buffer") != std::string::npos);

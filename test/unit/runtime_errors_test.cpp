@@ -23,7 +23,8 @@ void global_handler(void *, const char *message) {
 // Runs f with a context handler and returns the one message it reported.
 template <typename F> std::string message_of(F &&f, int expected_code) {
     context_messages.clear();
-    loom_call_context_t context{&context_handler, nullptr, nullptr, nullptr, nullptr, nullptr};
+    loom_call_context_t context{&context_handler, nullptr, nullptr, nullptr,
+                                nullptr,          nullptr, nullptr};
     REQUIRE(f(&context) == expected_code);
     REQUIRE(context_messages.size() == 1);
     return context_messages[0];
@@ -79,7 +80,7 @@ TEST_CASE("runtime: without a context handler errors go to the global handler", 
     global_messages.clear();
     loom_error_handler_t previous = loom_set_error_handler(&global_handler);
     REQUIRE(loom_error_bad_dimensions(nullptr, "in", 1, 2) == loom_error_code_bad_dimensions);
-    loom_call_context_t no_handler{nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
+    loom_call_context_t no_handler{nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
     REQUIRE(loom_error_bad_dimensions(&no_handler, "in", 1, 2) == loom_error_code_bad_dimensions);
     REQUIRE(global_messages.size() == 2);
     // Passing NULL restores the default (which prints and does not abort).

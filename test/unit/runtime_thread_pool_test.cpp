@@ -104,7 +104,7 @@ TEST_CASE("thread pool: a failing task's code and message reach the caller",
     for (int threads : {1, 4}) {
         PoolSize size(threads);
         std::string message;
-        loom_call_context_t context{capture, &message, nullptr, nullptr, nullptr, nullptr};
+        loom_call_context_t context{capture, &message, nullptr, nullptr, nullptr, nullptr, nullptr};
         std::atomic<int> ran{0};
         int r =
             loom_do_par_for(&context, failing_task, 0, 100000, reinterpret_cast<uint8_t *>(&ran));

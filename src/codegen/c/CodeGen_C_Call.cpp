@@ -456,6 +456,8 @@ std::string CodeGen_C::codegen_intrinsic(const Call *op) {
         return codegen_fixed_point(op);
     case Intrinsic::require:
         return codegen_require(op);
+    case Intrinsic::trace:
+        return codegen_trace(op);
     case Intrinsic::unreachable:
     case Intrinsic::return_second: {
         std::string first = codegen(args.at(0));

@@ -170,6 +170,8 @@ protected:
     std::string format_message(const Call *op, size_t first, std::string *first_value);
     /** require(): check the condition (all lanes), fail with its message. */
     std::string codegen_require(const Call *op);
+    /** CodeGen_C_Trace.cpp: the trace intrinsic (a loom_trace call). */
+    std::string codegen_trace(const Call *op);
 
     // ---- Loads, stores, allocations (CodeGen_C_Stmt.cpp) ----
     /** Dialect hook: a dense vector load (unpredicated, index Ramp(base, 1,

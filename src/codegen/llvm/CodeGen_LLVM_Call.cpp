@@ -383,6 +383,8 @@ llvm::Value *CodeGen_LLVM::codegen_intrinsic(const Call *op) {
         return codegen(lower_fixed_point_intrinsic(op));
     case Intrinsic::require:
         return codegen_require(op);
+    case Intrinsic::trace:
+        return codegen_trace(op);
     case Intrinsic::unreachable:
         return llvm::Constant::getNullValue(llvm_type_of(t));
     case Intrinsic::return_second: {

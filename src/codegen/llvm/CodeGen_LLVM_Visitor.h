@@ -127,6 +127,8 @@ private:
     llvm::Value *format_message(const Call *op, size_t first, llvm::Value **first_value);
     /** require(): check the condition (all lanes), fail with its message. */
     llvm::Value *codegen_require(const Call *op);
+    /** CodeGen_LLVM_Trace.cpp: the trace intrinsic (a loom_trace call). */
+    llvm::Value *codegen_trace(const Call *op);
     /** CodeGen_LLVM_Atomic.cpp: the atomic_update intrinsic. */
     llvm::Value *codegen_atomic_update(const Call *op) override;
     llvm::Value *codegen_buffer_field(const Call *op) override;

@@ -65,7 +65,7 @@ int64_t opencl_programs() {
 
 // Collects the messages of one call.
 struct Messages {
-    loom_call_context_t context{handler, this, nullptr, nullptr, nullptr, nullptr};
+    loom_call_context_t context{handler, this, nullptr, nullptr, nullptr, nullptr, nullptr};
     std::string text;
     static void handler(loom_call_context_t *c, const char *message) {
         static_cast<Messages *>(c->user_data)->text += message;
