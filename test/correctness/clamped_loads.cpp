@@ -17,16 +17,15 @@
 
 #include "Loom.h"
 #include "common/GuardedArray.h"
-#include "common/ScratchFile.h"
+#include "common/LLVMAssembly.h"
 
 using namespace loom;
 using Catch::Contains;
 
 namespace {
 
+using loom_test::avx2_llvm_assembly;
 using loom_test::GuardedArray;
-using loom_test::read_text;
-using loom_test::ScratchFile;
 
 /** out(x) = in(clamp(x + offset, lo, hi)) for x in [out_min, out_min +
  * width), vectorized by `lanes`, with lo and hi Params (so the loop is
@@ -58,12 +57,6 @@ void check_clamped(int lo, int hi, int offset, int out_min, int width, int lanes
                    << ", lanes " << lanes << ", x " << i << ", guard_before " << guard_before);
         REQUIRE(result(i) == mem.data[at - lo]);
     }
-}
-
-std::string llvm_ir_of(Func f, const std::vector<Argument> &args, const std::string &name) {
-    ScratchFile file("clamped_loads", name + ".ll");
-    f.compile_to_llvm_assembly(file.path, args, name, Target("x86-64-linux-avx2-fma"));
-    return read_text(file.path);
 }
 
 } // namespace
@@ -119,7 +112,7 @@ TEST_CASE("clamped loads: LLVM IR has a masked dense load, without a gather",
     Func f("ir_clamped");
     f(x) = in(clamp(x, lo, hi) + 1);
     f.vectorize(x, 16);
-    std::string ir = llvm_ir_of(f, {in, lo, hi}, "ir_clamped");
+    std::string ir = avx2_llvm_assembly(f, {in, lo, hi}, "ir_clamped");
     CHECK_THAT(ir, Contains("call <16 x i8> @llvm.masked.load.v16i8"));
     CHECK_THAT(ir, !Contains("masked.gather"));
 }

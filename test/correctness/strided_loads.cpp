@@ -15,16 +15,15 @@
 
 #include "Loom.h"
 #include "common/GuardedArray.h"
-#include "common/ScratchFile.h"
+#include "common/LLVMAssembly.h"
 
 using namespace loom;
 using Catch::Contains;
 
 namespace {
 
+using loom_test::avx2_llvm_assembly;
 using loom_test::GuardedArray;
-using loom_test::read_text;
-using loom_test::ScratchFile;
 
 /** out(x) = sum over k in `residues` of in(stride * x + k + offset), for x in
  * [0, width), vectorized by `lanes`; the input holds exactly the elements it
@@ -52,12 +51,6 @@ void check_strided_sum(int stride, std::vector<int> residues, int offset, int wi
         INFO("stride " << stride << ", x " << i << ", lanes " << lanes << ", offset " << offset);
         REQUIRE(result(i) == expected);
     }
-}
-
-std::string llvm_ir_of(Func f, const std::string &name) {
-    ScratchFile file("strided_loads", name + ".ll");
-    f.compile_to_llvm_assembly(file.path, {}, name, Target("x86-64-linux-avx2-fma"));
-    return read_text(file.path);
 }
 
 } // namespace
@@ -138,7 +131,7 @@ TEST_CASE("strided loads: LLVM IR loads densely and shuffles, without a gather",
     Func pair("ir_pair");
     pair(x) = in(2 * x) + in(2 * x + 1);
     pair.vectorize(x, 16);
-    std::string ir = llvm_ir_of(pair, "ir_pair");
+    std::string ir = avx2_llvm_assembly(pair, {}, "ir_pair");
     CHECK_THAT(ir, Contains("load <32 x i8>"));
     CHECK_THAT(ir, Contains("shufflevector <32 x i8>"));
     CHECK_THAT(ir, !Contains("masked.gather"));
@@ -148,7 +141,7 @@ TEST_CASE("strided loads: LLVM IR loads densely and shuffles, without a gather",
     Func odd("ir_odd");
     odd(x) = in(3 * x + 1);
     odd.vectorize(x, 16);
-    ir = llvm_ir_of(odd, "ir_odd");
+    ir = avx2_llvm_assembly(odd, {}, "ir_odd");
     CHECK_THAT(ir, Contains("load <24 x i8>"));
     CHECK_THAT(ir, Contains("shufflevector <24 x i8>"));
     CHECK_THAT(ir, !Contains("masked.gather"));

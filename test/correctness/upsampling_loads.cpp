@@ -19,16 +19,15 @@
 
 #include "Loom.h"
 #include "common/GuardedArray.h"
-#include "common/ScratchFile.h"
+#include "common/LLVMAssembly.h"
 
 using namespace loom;
 using Catch::Contains;
 
 namespace {
 
+using loom_test::avx2_llvm_assembly;
 using loom_test::GuardedArray;
-using loom_test::read_text;
-using loom_test::ScratchFile;
 
 int floor_div(int a, int b) {
     return a >= 0 ? a / b : -((-a + b - 1) / b);
@@ -62,12 +61,6 @@ void check_upsample(int k, int offset, int out_min, int width, int lanes, bool g
                   << ", lanes " << lanes << ", x " << i << ", guard_before " << guard_before);
         REQUIRE(result(i) == mem.data[floor_div(i, k) + offset - first]);
     }
-}
-
-std::string llvm_ir_of(Func f, const std::vector<Argument> &args, const std::string &name) {
-    ScratchFile file("upsampling_loads", name + ".ll");
-    f.compile_to_llvm_assembly(file.path, args, name, Target("x86-64-linux-avx2-fma"));
-    return read_text(file.path);
 }
 
 } // namespace
@@ -153,7 +146,7 @@ TEST_CASE("upsampling loads: LLVM IR loads densely and shuffles, without a gathe
     Func halves("ir_halves");
     halves(x) = in(x / 2);
     halves.vectorize(x, 16);
-    std::string ir = llvm_ir_of(halves, {in}, "ir_halves");
+    std::string ir = avx2_llvm_assembly(halves, {in}, "ir_halves");
     CHECK_THAT(ir, Contains("load <8 x i8>"));
     CHECK_THAT(ir, Contains("shufflevector <8 x i8>"));
     CHECK_THAT(ir, !Contains("masked.gather"));
@@ -163,7 +156,7 @@ TEST_CASE("upsampling loads: LLVM IR loads densely and shuffles, without a gathe
     Func thirds("ir_thirds");
     thirds(x) = in(x / 3 + 1);
     thirds.vectorize(x, 16);
-    ir = llvm_ir_of(thirds, {in}, "ir_thirds");
+    ir = avx2_llvm_assembly(thirds, {in}, "ir_thirds");
     CHECK_THAT(ir, Contains("load <6 x i8>"));
     CHECK_THAT(ir, Contains("shufflevector <6 x i8>"));
     CHECK_THAT(ir, !Contains("masked.gather"));
@@ -174,7 +167,7 @@ TEST_CASE("upsampling loads: LLVM IR loads densely and shuffles, without a gathe
     Var y("y");
     quarters(x, y) = in2(x / 4, y) + in2(x / 4, y + 1);
     quarters.vectorize(x, 8);
-    ir = llvm_ir_of(quarters, {in2}, "ir_quarters");
+    ir = avx2_llvm_assembly(quarters, {in2}, "ir_quarters");
     CHECK_THAT(ir, Contains("load <2 x float>"));
     CHECK_THAT(ir, Contains("shufflevector <2 x float>"));
     CHECK_THAT(ir, !Contains("masked.gather"));
