@@ -34,6 +34,8 @@
 // and the same output checks (matmul against plain C++ on sampled rows).
 //
 //   perf_cuda [RUNS] [blur|matmul|histogram|latency]...
+//   perf_cuda --source blur|matmul|histogram INDEX   (prints the CUDA C of
+//   that benchmark's Loom side number INDEX, counted from 0, and exits)
 
 #include <Loom.h>
 
@@ -440,6 +442,7 @@ struct HistogramSchedule {
     const char *name;
     int chunk, threads;
     bool threads_outer;
+    int vec = 1; // samples per thread and step, loaded as one vector
 };
 
 const HistogramSchedule histogram_schedules[] = {
@@ -452,6 +455,7 @@ const HistogramSchedule histogram_schedules[] = {
     {"loom: shared bins, 65536/block, 256 outer", 65536, 256, true},
     {"loom: shared bins, 131072/block, 1024 outer", 131072, 1024, true},
     {"loom: shared bins, 32768/block, 512 outer", 32768, 512, true},
+    {"loom: shared bins, 131072/block, 1024 outer, x4", 131072, 1024, true, 4},
 };
 
 struct Histogram {
@@ -471,8 +475,12 @@ struct Histogram {
         hist.update().atomic().reorder(x, ro).gpu_blocks(ro).gpu_threads(x);
         intm.compute_at(hist, ro).store_in(MemoryType::GPUShared).gpu_threads(x);
         Stage update = intm.update();
-        update.atomic().split(ri, rio, rii, s.threads);
+        update.atomic().split(ri, rio, rii, s.threads * s.vec);
         if (s.threads_outer) update.reorder(rio, rii);
+        if (s.vec > 1) {
+            RVar rv("rv");
+            update.split(rii, rii, rv, s.vec).vectorize(rv);
+        }
         update.gpu_threads(rii);
     }
 };
@@ -586,8 +594,49 @@ void bench_latency(const char *self) {
 
 } // namespace
 
+// Prints the CUDA C source of one Loom side, for reading it or handing it
+// to nvcc/ptxas/cuobjdump on a machine without a GPU.
+int print_source(const std::string &bench, int index) {
+    Target cuda = get_host_target().with_feature(Target::CUDA);
+    Buffer<uint16_t> bin(1026, 1026);
+    Buffer<float> A(1024, 1024), B(1024, 1024);
+    Buffer<uint8_t> hin(1 << 20);
+    auto pick = [&](const auto &schedules) -> const auto & {
+        const int n = int(std::size(schedules));
+        if (index < 0 || index >= n)
+            throw std::runtime_error(bench + " has sides 0 to " + std::to_string(n - 1));
+        return schedules[index];
+    };
+    Func f;
+    std::unique_ptr<Blur> blur;
+    std::unique_ptr<Matmul> mm;
+    std::unique_ptr<Histogram> hist;
+    if (bench == "blur") {
+        blur = std::make_unique<Blur>(bin, pick(blur_schedules));
+        f = blur->out;
+    } else if (bench == "matmul") {
+        mm = std::make_unique<Matmul>(A, B, pick(matmul_schedules));
+        f = mm->out;
+    } else if (bench == "histogram") {
+        hist = std::make_unique<Histogram>(hin, pick(histogram_schedules));
+        f = hist->hist;
+    } else {
+        throw std::runtime_error("--source takes blur, matmul or histogram, not " + bench);
+    }
+    std::fputs(f.device_source({}, cuda).c_str(), stdout);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc > 1 && std::strcmp(argv[1], "--latency-child") == 0) return latency_child();
+    if (argc == 4 && std::strcmp(argv[1], "--source") == 0) {
+        try {
+            return print_source(argv[2], std::atoi(argv[3]));
+        } catch (const std::exception &e) {
+            std::fprintf(stderr, "perf_cuda: %s\n", e.what());
+            return 1;
+        }
+    }
     std::vector<std::string> which;
     for (int i = 1; i < argc; i++) {
         if (std::isdigit(static_cast<unsigned char>(argv[i][0])))
