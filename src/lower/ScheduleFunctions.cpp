@@ -435,11 +435,6 @@ class StageNestBuilder {
                               d.for_type == ForType::GPUBlock || d.for_type == ForType::GPUThread ||
                               d.for_type == ForType::GPULane;
             if (!concurrent) continue;
-            if (def.atomic && d.for_type == ForType::Vectorized)
-                user_error(stage_description(func, stage)
-                           << " is atomic() and vectorizes loop " << d.var
-                           << "; atomic updates run one element at a time: parallelize the loop "
-                              "instead, or drop atomic()");
             for (const std::string &o : origins[d.var]) {
                 if (std::find(pure_vars.begin(), pure_vars.end(), o) != pure_vars.end()) continue;
                 bool is_rvar =

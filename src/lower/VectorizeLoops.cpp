@@ -433,7 +433,32 @@ protected:
         return op;
     }
 
+    /** An atomic update in a vectorized loop runs once per lane, but its
+     * index is computed for all lanes at once first, so the loads that pick
+     * the elements (a histogram's samples) stay vector loads. Undefined when
+     * that does not apply. */
+    Stmt vectorize_atomic_update(const Call *op) {
+        const auto *buffer = op->args[0].as<StringImm>();
+        if (!buffer || widened_allocs.contains(buffer->value)) return Stmt();
+        bool outer = must_scalarize;
+        must_scalarize = false;
+        Expr index = mutate_index(op->args[1]);
+        bool scalar_only = must_scalarize;
+        must_scalarize = outer;
+        if (scalar_only || index.type().is_scalar() || index.as<Ramp>()) return Stmt();
+        std::string name = unique_name(buffer->value + ".atomic_index");
+        std::vector<Expr> args = op->args;
+        args[1] = Variable::make(index.type().element_of(), name);
+        Stmt per_lane = Evaluate::make(Call::make(op->type, op->op, args, op->call_type));
+        std::string widened = name + ".widened";
+        ScopedBinding<Expr> bind(vector_names, name, Variable::make(index.type(), widened));
+        return LetStmt::make(widened, index, scalarize(per_lane));
+    }
+
     Stmt visit(const Evaluate *op) override {
+        if (const Call *c = op->value.as<Call>(); c && c->is_intrinsic(Intrinsic::atomic_update)) {
+            if (Stmt s = vectorize_atomic_update(c); s.defined()) return s;
+        }
         Expr v = mutate(op->value);
         // Side effects must happen once per lane.
         if (!is_pure(op->value)) must_scalarize = true;

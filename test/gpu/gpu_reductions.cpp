@@ -65,3 +65,41 @@ TEST_CASE("atomic() float histogram on the GPU", "[gpu]") {
     for (int i = 0; i < 256; i++) ref[in(i)] += 0.5f;
     check_1d(out, [&](int i) { return ref[size_t(i)]; });
 }
+
+// Each thread takes 4 neighbouring samples per step as one vector load (the
+// CUDA C checks each load's alignment at run time) and updates the per-block
+// bins in shared memory one sample at a time. The input is a crop one byte
+// into its parent, so the loads are misaligned there and aligned in the
+// whole buffer: both paths must count the same.
+TEST_CASE("atomic() updates vectorized on the GPU: shared-memory histogram", "[gpu]") {
+    const int n = 1 << 14;
+    Buffer<uint8_t> parent(n + 1);
+    for (int i = 0; i <= n; i++) parent(i) = uint8_t((i * 73 + i / 7) % 251);
+    Buffer<uint8_t> cropped = parent.cropped(0, 1, n);
+    for (bool aligned : {true, false}) {
+        Buffer<uint8_t> in = aligned ? parent : cropped;
+        const int first = aligned ? 0 : 1;
+        Var x("x"), u("u"), xo("xo"), xi("xi");
+        RDom r(first, n);
+        RVar ro("ro"), ri("ri"), rio("rio"), rii("rii"), rv("rv");
+        Func hist("hist_vec");
+        hist(x) = 0;
+        hist(cast<int>(in(r))) += 1;
+        hist.gpu_tile(x, xo, xi, 64);
+        Func intm = hist.update().split(r.x, ro, ri, 2048).rfactor(ro, u);
+        hist.update().atomic().reorder(x, ro).gpu_blocks(ro).gpu_threads(x);
+        intm.compute_at(hist, ro).store_in(MemoryType::GPUShared).gpu_threads(x);
+        intm.update()
+            .atomic()
+            .split(ri, ri, rv, 4)
+            .split(ri, rio, rii, 128)
+            .reorder(rv, rio, rii)
+            .vectorize(rv)
+            .gpu_threads(rii);
+        Buffer<int> out = hist.realize({256}, gpu_target());
+        std::vector<int> ref(256, 0);
+        for (int i = first; i < first + n; i++) ref[in(i)]++;
+        INFO("aligned " << aligned);
+        check_1d(out, [&](int i) { return ref[size_t(i)]; });
+    }
+}
