@@ -119,6 +119,36 @@ std::ostream &CodeGen_C::line() {
     return *out;
 }
 
+bool CodeGen_C::unroll_lane_loops(int) const {
+    return false;
+}
+
+void CodeGen_C::lane_loop(int lanes, const std::string &statement) {
+    if (!unroll_lane_loops(lanes)) {
+        line() << "for (int _l = 0; _l < " << lanes << "; _l++) " << statement << "\n";
+        return;
+    }
+    auto is_name_char = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    };
+    for (int l = 0; l < lanes; l++) {
+        std::string unrolled;
+        const std::string lane = std::to_string(l);
+        for (size_t i = 0; i < statement.size();) {
+            bool word = statement.compare(i, 2, "_l") == 0 &&
+                        (i == 0 || !is_name_char(statement[i - 1])) &&
+                        (i + 2 == statement.size() || !is_name_char(statement[i + 2]));
+            if (word) {
+                unrolled += lane;
+                i += 2;
+            } else {
+                unrolled += statement[i++];
+            }
+        }
+        line() << unrolled << "\n";
+    }
+}
+
 std::string CodeGen_C::unique_name(const std::string &loom_name) {
     return sanitize(loom_name) + "_" + std::to_string(next_id++);
 }

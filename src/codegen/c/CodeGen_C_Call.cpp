@@ -141,8 +141,7 @@ std::string CodeGen_C::codegen_if_then_else(const Call *op) {
     std::string r = t.is_vector() ? vector_local(t) : scalar_local(t, "0");
     auto assign = [&](const std::string &v, Type vt) {
         if (t.is_vector())
-            line() << "for (int _l = 0; _l < " << t.lanes << "; _l++) " << r
-                   << "[_l] = " << lane(v, vt) << ";\n";
+            lane_loop(t.lanes, r + "[_l] = " + lane(v, vt) + ";");
         else
             line() << r << " = " << v << ";\n";
     };
@@ -220,8 +219,7 @@ std::string CodeGen_C::codegen_require(const Call *op) {
     std::string ok = c;
     if (ct.is_vector()) {
         ok = scalar_local(Bool(), "1");
-        line() << "for (int _l = 0; _l < " << ct.lanes << "; _l++) " << ok << " = " << ok << " && "
-               << c << "[_l];\n";
+        lane_loop(ct.lanes, ok + " = " + ok + " && " + c + "[_l];");
     }
     line() << "if (!" << ok << ") {\n";
     indent_level++;

@@ -304,9 +304,10 @@ void CodeGen_C::visit(const Ramp *op) {
     if (et.is_scalar()) {
         // base + stride * lane, in the element type's arithmetic.
         std::string index = convert(Int(32), et, "_l");
-        line() << "for (int _l = 0; _l < " << op->lanes << "; _l++) " << v << "[_l] = "
-               << arithmetic(et, base, "+", "(" + arithmetic(et, stride, "*", index) + ")")
-               << ";\n";
+        lane_loop(op->lanes,
+                  v + "[_l] = " +
+                      arithmetic(et, base, "+", "(" + arithmetic(et, stride, "*", index) + ")") +
+                      ";");
     } else {
         // A ramp of vectors: base, base + stride, ... concatenated.
         int w = et.lanes;
@@ -328,11 +329,9 @@ void CodeGen_C::visit(const Broadcast *op) {
     std::string a = codegen(op->value);
     std::string v = vector_local(op->type);
     if (vt.is_scalar()) {
-        line() << "for (int _l = 0; _l < " << op->type.lanes << "; _l++) " << v << "[_l] = " << a
-               << ";\n";
+        lane_loop(op->type.lanes, v + "[_l] = " + a + ";");
     } else {
-        line() << "for (int _l = 0; _l < " << op->type.lanes << "; _l++) " << v << "[_l] = " << a
-               << "[_l % " << vt.lanes << "];\n";
+        lane_loop(op->type.lanes, v + "[_l] = " + a + "[_l % " + std::to_string(vt.lanes) + "];");
     }
     value = v;
 }

@@ -71,8 +71,10 @@ void CodeGen_C::visit(const Load *op) {
     std::string mask = predicated ? lane(codegen(op->predicate), op->predicate.type()) : "";
     std::string v = vector_local(t);
     std::string read = from_memory(ptr + "[" + lane_index + "]");
-    line() << "for (int _l = 0; _l < " << t.lanes << "; _l++) " << v << "[_l] = "
-           << (predicated ? mask + " ? " + read + " : " + zero_of(t.element_of()) : read) << ";\n";
+    lane_loop(t.lanes,
+              v + "[_l] = " +
+                  (predicated ? mask + " ? " + read + " : " + zero_of(t.element_of()) : read) +
+                  ";");
     value = v;
 }
 
@@ -113,9 +115,8 @@ void CodeGen_C::visit(const Store *op) {
     } else {
         lane_index = lane(codegen(op->index), op->index.type());
     }
-    line() << "for (int _l = 0; _l < " << t.lanes << "; _l++) "
-           << (predicated ? "if (" + mask + ") " : std::string()) << ptr << "[" << lane_index
-           << "] = " << to_memory(v + "[_l]") << ";\n";
+    lane_loop(t.lanes, (predicated ? "if (" + mask + ") " : std::string()) + ptr + "[" +
+                           lane_index + "] = " + to_memory(v + "[_l]") + ";");
 }
 
 bool CodeGen_C::constant_elements(const Allocate *op, int64_t *elements) {

@@ -77,6 +77,14 @@ protected:
     std::string codegen(const Expr &e);
     void codegen(const Stmt &s);
     std::ostream &line();
+    /** Prints `statement`, which names the lane `_l`, once per lane: a loop,
+     * or one line per lane where unroll_lane_loops says so. */
+    void lane_loop(int lanes, const std::string &statement);
+    /** Dialect hook: print the lane loops of `lanes`-wide vectors unrolled.
+     * C: never; the GPU dialects unroll narrow vectors, since NVRTC spends
+     * a third of its time turning such loops over local arrays back into
+     * scalars. */
+    virtual bool unroll_lane_loops(int lanes) const;
     std::string unique_name(const std::string &loom_name);
     const Symbol &symbol(const std::string &name) const;
     void mark_unused_lets(const std::string &c_name);
@@ -205,8 +213,7 @@ std::string CodeGen_C::elementwise(Type result, const std::vector<std::string> &
     for (size_t i = 0; i < operands.size(); i++)
         lanes.push_back(lane(operands[i], operand_types[i]));
     std::string v = vector_local(result);
-    line() << "for (int _l = 0; _l < " << result.lanes << "; _l++) " << v
-           << "[_l] = " << scalar_expr(lanes) << ";\n";
+    lane_loop(result.lanes, v + "[_l] = " + scalar_expr(lanes) + ";");
     return v;
 }
 

@@ -143,31 +143,50 @@ protected:
     static int vector_access_bytes(Type t) {
         if (t.is_bool()) return 0;
         int total = t.bytes() * t.lanes;
+        if (total == 4 && t.lanes > 1) return 4;
         if (total == 8) return 8;
         if (total % 16 == 0 && total <= 64) return 16;
         return 0;
     }
 
-    /** The condition under which a dense access of type t at base_index in
-     * `memory` may use vector accesses of `chunk` bytes: "" when it never
-     * may, "true" when always; for global buffers the pointer's alignment
-     * is checked once per kernel (a crop may start anywhere). */
+    /** The condition under which a dense access of type t at base_index
+     * (printed as `base`) in `memory` may use vector accesses of `chunk`
+     * bytes: "" when it never may, "true" when always. An index known to be
+     * a multiple of the word needs only the pointer's alignment, checked
+     * once per kernel (a crop may start anywhere); an index whose alignment
+     * is unknown (a buffer's min is a parameter) has its address checked
+     * at each access, so dense loads of narrow types still use words where
+     * the data happens to be aligned, as it mostly is. */
     std::string vector_access_condition(Type t, const Symbol &memory, const Expr &base_index,
-                                        int chunk) {
+                                        const std::string &base, int chunk, bool store) {
         if (chunk == 0) return "";
         bool global = global_buffers.count(memory.c_name) > 0;
         if (!global && !shared_memories.count(memory.c_name)) return "";
         int elements = chunk / t.bytes();
-        if (!modulus_remainder(base_index, let_alignment).is_multiple_of(elements)) return "";
-        if (!global) return "true"; // shared arrays are 16-byte aligned
-        std::string flag = "_aligned_" + memory.c_name;
-        if (alignment_flags.insert(memory.c_name).second)
-            kernel_scope_declarations.push_back("const bool " + flag + " = ((unsigned long long)" +
-                                                memory.c_name + " & 15) == 0;");
-        return flag;
+        ModulusRemainder known = modulus_remainder(base_index, let_alignment);
+        if (known.is_multiple_of(elements)) {
+            if (!global) return "true"; // shared arrays are 16-byte aligned
+            std::string flag = "_aligned_" + memory.c_name;
+            if (alignment_flags.insert(memory.c_name).second)
+                kernel_scope_declarations.push_back("const bool " + flag +
+                                                    " = ((unsigned long long)" + memory.c_name +
+                                                    " & 15) == 0;");
+            return flag;
+        }
+        // Known and never a multiple: no words. Loads of two or three lanes
+        // neither: such narrow vectors are mostly shifted neighbours (x + 1
+        // of a stencil), never aligned when x is, so the check would cost
+        // more than the words save; a store is mostly a thread's own
+        // aligned output.
+        if (known.modulus == 0 || known.modulus % elements == 0 || (t.lanes < 4 && !store))
+            return "";
+        return "(((unsigned long long)(" + memory_pointer(memory, t) + " + (" + base + "))) & " +
+               std::to_string(chunk - 1) + ") == 0";
     }
 
-    static const char *vector_word(int chunk) { return chunk == 8 ? "uint2" : "uint4"; }
+    static const char *vector_word(int chunk) {
+        return chunk == 4 ? "unsigned int" : chunk == 8 ? "uint2" : "uint4";
+    }
 
     /** A dense access of type t with vector words: its guard (see
      * vector_access_condition; "" when it may not use them), the typed
@@ -178,10 +197,11 @@ protected:
         int chunk = 0, words = 0, lanes = 0;
     };
 
-    VectorAccess vector_access(Type t, const Symbol &memory, const Expr &base_index) {
+    VectorAccess vector_access(Type t, const Symbol &memory, const Expr &base_index,
+                               const std::string &base, bool store) {
         VectorAccess a;
         a.chunk = vector_access_bytes(t);
-        a.condition = vector_access_condition(t, memory, base_index, a.chunk);
+        a.condition = vector_access_condition(t, memory, base_index, base, a.chunk, store);
         if (a.condition.empty()) return a;
         a.ptr = memory_pointer(memory, t);
         a.word = vector_word(a.chunk);
@@ -203,14 +223,16 @@ protected:
         if (a.condition != "true") {
             indent_level--;
             line() << "} else {\n";
-            line() << "    for (int _l = 0; _l < " << a.lanes << "; _l++) " << fallback << "\n";
+            indent_level++;
+            lane_loop(a.lanes, fallback);
+            indent_level--;
             line() << "}\n";
         }
     }
 
     std::string dense_vector_load(Type t, const Symbol &memory, const Expr &base_index,
                                   const std::string &base) override {
-        VectorAccess a = vector_access(t, memory, base_index);
+        VectorAccess a = vector_access(t, memory, base_index, base, false);
         if (a.condition.empty()) return "";
         std::string v = vector_local(t);
         print_vector_words(
@@ -227,7 +249,7 @@ protected:
 
     bool dense_vector_store(Type t, const Symbol &memory, const Expr &base_index,
                             const std::string &base, const std::string &v) override {
-        VectorAccess a = vector_access(t, memory, base_index);
+        VectorAccess a = vector_access(t, memory, base_index, base, true);
         if (a.condition.empty()) return false;
         print_vector_words(
             a,

@@ -50,12 +50,10 @@ protected:
         std::string u = "_u" + std::to_string(next_id++);
         line() << "union { " << c_type(from.element_of()) << " a[" << from.lanes << "]; "
                << c_type(to.element_of()) << " b[" << to.lanes << "]; } " << u << ";\n";
-        line() << "for (int _l = 0; _l < " << from.lanes << "; _l++) " << u
-               << ".a[_l] = " << lane(a, from) << ";\n";
+        lane_loop(from.lanes, u + ".a[_l] = " + lane(a, from) + ";");
         if (to.is_scalar()) return scalar_local(to, u + ".b[0]");
         std::string v = vector_local(to);
-        line() << "for (int _l = 0; _l < " << to.lanes << "; _l++) " << v << "[_l] = " << u
-               << ".b[_l];\n";
+        lane_loop(to.lanes, v + "[_l] = " + u + ".b[_l];");
         return v;
     }
 

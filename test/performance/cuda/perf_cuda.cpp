@@ -175,13 +175,13 @@ struct BlurSchedule {
 
 const BlurSchedule blur_schedules[] = {
     {"loom: apps/blur (shared, 256x8)", true, 256, 8, 8, 1},
-    {"loom: inline 256x4, 8 per thread", false, 256, 4, 8, 1},
+    {"loom: inline 256x8, 2x8 per thread", false, 256, 8, 2, 8},
     {"loom: inline 128x8, 1x8 per thread", false, 128, 8, 1, 8},
     {"loom: inline 256x8, 1x8 per thread", false, 256, 8, 1, 8},
-    {"loom: inline 64x16, 1x8 per thread", false, 64, 16, 1, 8},
+    {"loom: inline 128x16, 2x16 per thread", false, 128, 16, 2, 16},
     {"loom: inline 128x16, 2x8 per thread", false, 128, 16, 2, 8},
     {"loom: inline 128x32, 1x16 per thread", false, 128, 32, 1, 16},
-    {"loom: inline 256x4, 1x4 per thread", false, 256, 4, 1, 4},
+    {"loom: inline 64x8, 2x8 per thread", false, 64, 8, 2, 8},
     {"loom: inline 64x8, 2x4 per thread", false, 64, 8, 2, 4},
     {"loom: inline 256x16, 2x8 per thread", false, 256, 16, 2, 8},
     {"loom: inline 128x16, 4x8 per thread", false, 128, 16, 4, 8},
@@ -448,14 +448,15 @@ struct HistogramSchedule {
 const HistogramSchedule histogram_schedules[] = {
     {"loom: atomic() into global bins", 0, 256, false},
     {"loom: shared bins, 8192/block, 256 thr", 8192, 256, false},
-    {"loom: shared bins, 8192/block, thr outer", 8192, 256, true},
     {"loom: shared bins, 32768/block, thr outer", 32768, 256, true},
-    {"loom: shared bins, 16384/block, 512 outer", 16384, 512, true},
     {"loom: shared bins, 65536/block, 1024 outer", 65536, 1024, true},
-    {"loom: shared bins, 65536/block, 256 outer", 65536, 256, true},
     {"loom: shared bins, 131072/block, 1024 outer", 131072, 1024, true},
-    {"loom: shared bins, 32768/block, 512 outer", 32768, 512, true},
     {"loom: shared bins, 131072/block, 1024 outer, x4", 131072, 1024, true, 4},
+    {"loom: shared bins, 65536/block, 1024 outer, x4", 65536, 1024, true, 4},
+    {"loom: shared bins, 131072/block, 512 outer, x8", 131072, 512, true, 8},
+    {"loom: shared bins, 131072/block, 256 outer, x16", 131072, 256, true, 16},
+    {"loom: shared bins, 262144/block, 1024 outer, x4", 262144, 1024, true, 4},
+    {"loom: shared bins, 65536/block, 512 outer, x4", 65536, 512, true, 4},
 };
 
 struct Histogram {
@@ -475,13 +476,12 @@ struct Histogram {
         hist.update().atomic().reorder(x, ro).gpu_blocks(ro).gpu_threads(x);
         intm.compute_at(hist, ro).store_in(MemoryType::GPUShared).gpu_threads(x);
         Stage update = intm.update();
-        update.atomic().split(ri, rio, rii, s.threads * s.vec);
-        if (s.threads_outer) update.reorder(rio, rii);
-        if (s.vec > 1) {
-            RVar rv("rv");
-            update.split(rii, rii, rv, s.vec).vectorize(rv);
-        }
-        update.gpu_threads(rii);
+        // Each step of a thread takes `vec` neighbouring samples (one
+        // vector load; the bins are updated one sample at a time).
+        RVar rv("rv");
+        update.atomic().split(ri, ri, rv, s.vec).split(ri, rio, rii, s.threads);
+        if (s.threads_outer) update.reorder(rv, rio, rii);
+        update.vectorize(rv).gpu_threads(rii);
     }
 };
 
