@@ -876,7 +876,8 @@ public:
 
     /** Device memory (GPU). Each call throws RuntimeError with the runtime's
      * message when it fails, and returns 0 otherwise (Halide's signatures).
-     * DeviceAPI::Default_GPU is OpenCL. Device memory is freed when the
+     * DeviceAPI::Default_GPU is the JIT target's GPU API (LOOM_JIT_TARGET),
+     * else CUDA when a CUDA GPU is there, else OpenCL. Device memory is freed when the
      * last Buffer or view referring to it goes; a wrapped native handle
      * stays the caller's (detached, never freed). */
 

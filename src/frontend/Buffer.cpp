@@ -13,6 +13,7 @@
 #include "ir/Error.h"
 #include "ir/IR.h"
 #include "loom/Target.h"
+#include "runtime/RuntimeFunctions.h"
 
 namespace loom {
 namespace Internal {
@@ -114,11 +115,38 @@ private:
                                      nullptr, nullptr,  nullptr};
 };
 
+/** What DeviceAPI::Default_GPU means for a Buffer: the GPU API of the JIT
+ * target (LOOM_JIT_TARGET or HL_JIT_TARGET; OpenCL first where it has both,
+ * as select_gpu_api does), as in Halide. Where that target names none,
+ * Halide fails; Loom takes CUDA when a CUDA GPU answers (so the buffer is
+ * where host-cuda pipelines want it), else OpenCL. Decided once. */
+int32_t default_gpu_api() {
+    static const int32_t api = [] {
+        switch (get_default_device_api_for_target(get_jit_target_from_environment())) {
+        case DeviceAPI::OpenCL:
+            return int32_t(loom_device_api_opencl);
+        case DeviceAPI::CUDA:
+            return int32_t(loom_device_api_cuda);
+        default:
+            break;
+        }
+        BufferContents probe;
+        probe.name = "(probe)";
+        DeviceCall quiet(probe); // its messages are dropped
+        loom_device_limits_t limits{};
+        bool cuda = loom_device_get_limits(quiet.context(), loom_device_api_cuda, &limits) == 0;
+        return int32_t(cuda ? loom_device_api_cuda : loom_device_api_opencl);
+    }();
+    return api;
+}
+
 const loom_device_interface_t *interface_for(const BufferContents &c, DeviceAPI api,
                                              const char *operation) {
     int32_t code = loom_device_api_none;
     switch (api) {
-    case DeviceAPI::Default_GPU: // OpenCL first, as select_gpu_api does for a target with both
+    case DeviceAPI::Default_GPU:
+        code = default_gpu_api();
+        break;
     case DeviceAPI::OpenCL:
         code = loom_device_api_opencl;
         break;

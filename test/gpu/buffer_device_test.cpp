@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "gpu/gpu_test_util.h"
 #include "loom/Buffer.h"
 #include "loom/Error.h"
 #include "loom/Target.h"
@@ -157,4 +158,23 @@ TEST_CASE("gpu: Buffer device errors throw RuntimeError with the reason", "[gpu]
     b.device_free();
     b.device_malloc();
     REQUIRE(b.has_device_allocation());
+}
+
+TEST_CASE("gpu: Default_GPU on a Buffer is the JIT target's GPU API, else CUDA where a CUDA GPU "
+          "answers, else OpenCL",
+          "[gpu]") {
+    // The suite runs with LOOM_GPU_TEST_API=cuda only on a machine with a
+    // GPU, and with OpenCL (PoCL) where there is none; LOOM_JIT_TARGET is
+    // not set.
+    loom::Buffer<int> b(16);
+    b.fill(7);
+    b.copy_to_device();
+    const loom_device_interface_t *iface = b.raw_buffer()->device_interface;
+    REQUIRE(iface != nullptr);
+    bool cuda = gpu_test::gpu_device_api() == loom::DeviceAPI::CUDA;
+    CHECK(std::string(iface->name) == (cuda ? "CUDA" : "OpenCL"));
+    // The data made the round trip.
+    b.set_device_dirty();
+    b.copy_to_host();
+    for (int i = 0; i < 16; i++) CHECK(b(i) == 7);
 }
