@@ -306,28 +306,64 @@ private:
 
     /** Barriers between the block-level stages of s (see the header). */
     Stmt add_barriers(const Stmt &s) {
+        SharedUse pending;
+        return add_barriers(s, pending);
+    }
+
+    /** Can a barrier go inside s, next to its stages, rather than around
+     * it? Only through wrappers every thread of the block runs in the same
+     * way, and only where there are thread loops inside (code without them
+     * runs in thread 0 alone). */
+    static bool sequence_wrapper(const Stmt &s) {
+        if (!s.defined() || !contains_gpu_loop(s)) return false;
+        return s.as<Block>() || s.as<LetStmt>() || s.as<Allocate>() || s.as<ProducerConsumer>();
+    }
+
+    /** As above, where `pending` holds the shared memory accesses since the
+     * last barrier before s, and afterwards those since the last barrier
+     * before s's end. A stage that conflicts with them gets a barrier right
+     * before it: inside a ProducerConsumer (and the lets and allocations
+     * around it) rather than before the whole of it,
+     * so independent producers (two staged slices of a matrix product) are
+     * not separated by a barrier of their own. */
+    Stmt add_barriers(const Stmt &s, SharedUse &pending) {
+        auto alias = [this](const std::string &a, const std::string &b) { return aliases(a, b); };
+        if (sequence_wrapper(s)) {
+            if (s.as<Block>()) {
+                std::vector<Stmt> parts, result;
+                flatten(s, parts);
+                for (const Stmt &p : parts) result.push_back(add_barriers(p, pending));
+                return Block::make(result);
+            }
+            if (const auto *l = s.as<LetStmt>())
+                return LetStmt::make(l->name, l->value, add_barriers(l->body, pending));
+            if (const auto *pc = s.as<ProducerConsumer>())
+                return ProducerConsumer::make(pc->name, pc->is_producer,
+                                              add_barriers(pc->body, pending));
+            if (const auto *a = s.as<Allocate>())
+                return Allocate::make(a->name, a->type, a->memory_type, a->extents, a->condition,
+                                      add_barriers(a->body, pending));
+        }
+        // One stage: a barrier before it where it conflicts with what came
+        // since the last one.
+        SharedUse u = shared_use(s);
+        Stmt stage = add_stage_barriers(s);
+        if (pending.conflicts_with(u, alias)) {
+            stage = Block::make(gpu_barrier(), stage);
+            pending = SharedUse();
+        }
+        pending.add(u);
+        return stage;
+    }
+
+    /** Barriers inside one stage, which starts after a barrier of its own
+     * (or with no conflicting access before it). */
+    Stmt add_stage_barriers(const Stmt &s) {
         // Code without thread loops runs in one thread (or the same in all):
         // its own order is sequential, and a barrier inside it would not be
         // reached by every thread.
         if (!s.defined() || is_thread_loop(s) || !contains_gpu_loop(s)) return s;
         auto alias = [this](const std::string &a, const std::string &b) { return aliases(a, b); };
-        if (const auto *b = s.as<Block>()) {
-            std::vector<Stmt> parts;
-            flatten(s, parts);
-            (void)b;
-            std::vector<Stmt> result;
-            SharedUse pending;
-            for (const Stmt &p : parts) {
-                SharedUse u = shared_use(p);
-                if (pending.conflicts_with(u, alias)) {
-                    result.push_back(gpu_barrier());
-                    pending = SharedUse();
-                }
-                result.push_back(add_barriers(p));
-                pending.add(u);
-            }
-            return Block::make(result);
-        }
         if (const auto *f = s.as<For>()) {
             Stmt body = add_barriers(f->body);
             // The next iteration must not overwrite what this one still reads.
@@ -336,13 +372,6 @@ private:
                 body = Block::make(body, gpu_barrier());
             return For::make(f->name, f->min, f->extent, f->for_type, f->device_api, body);
         }
-        if (const auto *l = s.as<LetStmt>())
-            return LetStmt::make(l->name, l->value, add_barriers(l->body));
-        if (const auto *pc = s.as<ProducerConsumer>())
-            return ProducerConsumer::make(pc->name, pc->is_producer, add_barriers(pc->body));
-        if (const auto *a = s.as<Allocate>())
-            return Allocate::make(a->name, a->type, a->memory_type, a->extents, a->condition,
-                                  add_barriers(a->body));
         if (const auto *i = s.as<IfThenElse>())
             return IfThenElse::make(i->condition, add_barriers(i->then_case),
                                     add_barriers(i->else_case));

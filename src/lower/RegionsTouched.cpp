@@ -3,9 +3,11 @@
 #include <functional>
 #include <optional>
 #include <set>
+#include <vector>
 
 #include "analysis/Bounds.h"
 #include "analysis/Simplify.h"
+#include "ir/IREquality.h"
 #include "ir/IRMutator.h"
 #include "ir/IROperator.h"
 #include "ir/IRUtil.h"
@@ -153,6 +155,83 @@ class RegionsTouched : public IRVisitor {
     Interval bounds(const Expr &e) const {
         Expr s = simplify(e);
         if (!depends_on_loops(s)) return Interval(s, s);
+        Interval b = bounds_of_simplified(s);
+        // Interval arithmetic takes each occurrence of a term apart: in
+        // x.min + min(2 * x.x, x.max - x.min - 1) (a ShiftInwards split of
+        // a region whose ends vary with an outer loop) the two x.min do not
+        // cancel, and the region comes out wider than the loop's. With the
+        // sum moved into the min, the simplifier cancels them first; each
+        // end of that form is used where it is provably no looser.
+        if (!s.type().is_int()) return b;
+        Expr d = distribute_sums_into_min_max(s);
+        constexpr int limit = 4 * large_range_nodes;
+        if (d.same_as(s) || count_nodes(d, limit) > limit) return b;
+        Expr ds = simplify(d);
+        if (!depends_on_loops(ds)) return Interval(ds, ds);
+        Interval bd = bounds_of_simplified(ds);
+        auto no_looser = [](const Expr &candidate, const Expr &current, bool lower) {
+            if (!candidate.defined()) return false;
+            if (!current.defined()) return true;
+            return can_prove(lower ? GE::make(candidate, current) : LE::make(candidate, current));
+        };
+        if (no_looser(bd.min, b.min, true)) b.min = bd.min;
+        if (no_looser(bd.max, b.max, false)) b.max = bd.max;
+        return b;
+    }
+
+    /** A sum with a min (or max) among its terms, as the min of the sums
+     * of each of its operands with the other terms, where a term and its
+     * negation cancel (see bounds); nested sums alike, four levels deep at
+     * most (each level copies the other terms). */
+    static Expr distribute_sums_into_min_max(const Expr &e, int depth = 0) {
+        if (depth >= 4) return e;
+        std::vector<std::pair<Expr, bool>> terms; // (term, negated)
+        add_terms(e, false, terms);
+        size_t pick = terms.size();
+        for (size_t i = 0; i < terms.size() && pick == terms.size(); i++)
+            if (!terms[i].second && (terms[i].first.as<Min>() || terms[i].first.as<Max>()))
+                pick = i;
+        if (pick == terms.size() || terms.size() < 2) return e;
+        auto arm = [&](const Expr &operand) {
+            std::vector<std::pair<Expr, bool>> sum;
+            add_terms(operand, false, sum);
+            for (size_t i = 0; i < terms.size(); i++)
+                if (i != pick) sum.push_back(terms[i]);
+            // A term and its negation cancel.
+            for (size_t i = 0; i < sum.size(); i++) {
+                for (size_t j = i + 1; j < sum.size(); j++) {
+                    if (sum[i].second != sum[j].second && equal(sum[i].first, sum[j].first)) {
+                        sum.erase(sum.begin() + long(j));
+                        sum.erase(sum.begin() + long(i));
+                        i--;
+                        break;
+                    }
+                }
+            }
+            Expr total = make_zero(e.type());
+            for (const auto &[t, negated] : sum)
+                total = negated ? Expr(Sub::make(total, t)) : Expr(Add::make(total, t));
+            return distribute_sums_into_min_max(total, depth + 1);
+        };
+        const Expr &m = terms[pick].first;
+        if (const auto *mn = m.as<Min>()) return Min::make(arm(mn->a), arm(mn->b));
+        const auto *mx = m.as<Max>();
+        return Max::make(arm(mx->a), arm(mx->b));
+    }
+
+    static void add_terms(const Expr &e, bool negated, std::vector<std::pair<Expr, bool>> &terms) {
+        if (const auto *a = e.as<Add>()) {
+            add_terms(a->a, negated, terms);
+            add_terms(a->b, negated, terms);
+        } else if (const auto *s = e.as<Sub>()) {
+            add_terms(s->a, negated, terms);
+            add_terms(s->b, !negated, terms);
+        } else {
+            terms.emplace_back(e, negated);
+        }
+    }
+
+    Interval bounds_of_simplified(const Expr &s) const {
         // Hiding first: interval arithmetic would widen such a % b to [0, |b| - 1].
         Interval b = bounds_hiding_invariant_divisions(s);
         if (b.is_bounded()) return b;

@@ -72,3 +72,31 @@ TEST_CASE("unroll without a factor on an inner tile of a compute_at producer",
     for (int j = 0; j < 7; j++)
         for (int i = 0; i < 10; i++) REQUIRE(r(i, j) == i * j + 1 + (i + 1) * (j + 1) + 1);
 }
+
+TEST_CASE("a Func split by 2 at each slice of a reduction reads only its input",
+          "[correctness][schedule]") {
+    // The slice of `in` staged per ko has ends that vary with ko (clamped to
+    // the last one); its producer's ShiftInwards split offsets the loop by
+    // x.min + min(2 * x.x, extent - 2). Bounds of that taken term by term
+    // once made the region of `in` read wider than the buffer ("accessed at
+    // -2 to 95" for 64 values).
+    const int K = 64;
+    Buffer<int> in(K, 4);
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < K; i++) in(i, j) = i * 3 + j;
+    Func staged("staged"), sum("sum");
+    Var x("x"), y("y"), xa("xa");
+    RDom k(0, K, "k");
+    RVar ko("ko"), ki("ki");
+    staged(x, y) = in(x, y);
+    sum(y) = 0;
+    sum(y) += staged(k, y);
+    sum.update().split(k, ko, ki, 32);
+    staged.compute_at(sum, ko).split(x, x, xa, 2).unroll(xa);
+    Buffer<int> out = sum.realize({4});
+    for (int j = 0; j < 4; j++) {
+        int expected = 0;
+        for (int i = 0; i < K; i++) expected += in(i, j);
+        REQUIRE(out(j) == expected);
+    }
+}

@@ -11,6 +11,7 @@
 #include "Loom.h"
 #include "gpu/codegen_cuda_util.h"
 #include "gpu/gpu_test_util.h"
+#include "gpu/kernel_text_util.h"
 
 using namespace loom;
 using Catch::Contains;
@@ -112,6 +113,28 @@ TEST_CASE("register blocking: the CUDA C keeps 4x8 sums per thread, none in shar
     std::string log = cuda_test::compile_cubin(src, 90);
     CHECK_THAT(log, Contains("0 bytes stack frame"));
     CHECK(cuda_test::spill_bytes(log) == 0);
+}
+
+TEST_CASE("staged matrix product: one barrier between the slices of A and B and the sums",
+          "[gpu]") {
+    // The slices of A and B are staged one after the other; neither reads
+    // the other, so they share the barrier before the sums. Each k slice
+    // has that one and the one that ends it (the next slice overwrites
+    // both): two, where a barrier after each producer made three. (K a
+    // multiple of the slice: a tail slice would have barriers of its own.)
+    const int M = 150, N = 100, K = 64;
+    Buffer<float> A = small_ints(K, M, 7), B = small_ints(N, K, 8);
+    StagedMatmul mm(A, B, MemoryType::Register);
+    std::string cuda = Pipeline(mm.out).device_source({}, cuda_test::cuda_target(90));
+    INFO(cuda);
+    CHECK(loom_test::count(cuda, "__syncthreads()") == 2);
+    std::string opencl = Pipeline(mm.out).device_source({}, gpu_test::opencl_target());
+    INFO(opencl);
+    CHECK(loom_test::count(opencl, "barrier(") == 2);
+    Buffer<float> out(N, M);
+    mm.out.realize(out, gpu_target());
+    out.copy_to_host();
+    check_2d(out, [&](int x, int y) { return product_at(A, B, x, y); });
 }
 
 TEST_CASE("register blocking: the same sums in shared memory give the same result", "[gpu]") {

@@ -146,6 +146,58 @@ TEST_CASE("sibling shared allocations reuse the same bytes", "[lower][gpu]") {
     REQUIRE(count_barriers(fused) == 3);
 }
 
+namespace {
+
+/** The k loop of a staged matrix product: each iteration stages a slice of
+ *  A and of B in shared memory (b's producer reading b_reads), then a
+ *  consumer reads both. Nested as lowering nests them: a's consumer holds
+ *  b's allocation and production. */
+Stmt staged_slices_kernel(const Expr &b_reads) {
+    Stmt produce_a =
+        ProducerConsumer::make_produce("a", thread_store("a.s0.x", "a", 16, ivar("a.s0.x")));
+    Stmt produce_b = ProducerConsumer::make_produce("b", thread_store("b.s0.x", "b", 16, b_reads));
+    Stmt consume =
+        thread_store("f.s0.x.xi", "out", 16,
+                     Add::make(load("a", ivar("f.s0.x.xi")), load("b", ivar("f.s0.x.xi"))));
+    Stmt b_stage =
+        Allocate::make("b", Int(32), MemoryType::Auto, {Expr(16)}, const_true(),
+                       Block::make(produce_b, ProducerConsumer::make_consume("b", consume)));
+    Stmt a_stage =
+        Allocate::make("a", Int(32), MemoryType::Auto, {Expr(16)}, const_true(),
+                       Block::make(produce_a, ProducerConsumer::make_consume("a", b_stage)));
+    Stmt k_loop = For::make("f.s0.k", Expr(0), Expr(8), ForType::Serial, DeviceAPI::None, a_stage);
+    return gpu_loop("f.s0.x.xo", ForType::GPUBlock, 4, k_loop);
+}
+
+} // namespace
+
+TEST_CASE("one barrier after two independent shared-memory producers", "[lower][gpu]") {
+    // b's producer does not read a: one barrier before the consumer, one
+    // at the end of each iteration (the next one overwrites a and b).
+    Stmt fused = fuse(staged_slices_kernel(ivar("b.s0.x")));
+    REQUIRE(count_barriers(fused) == 2);
+    // The end-of-iteration barrier is the last statement of the k loop.
+    const For *k_loop = nullptr;
+    visit_all(fused, [&](const IRNode *n) {
+        if (n->node_type == IRNodeType::For && static_cast<const For *>(n)->name == "f.s0.k")
+            k_loop = static_cast<const For *>(n);
+    });
+    REQUIRE(k_loop);
+    const auto *last = k_loop->body.as<Block>();
+    REQUIRE(last);
+    while (last->rest.as<Block>()) last = last->rest.as<Block>();
+    const auto *barrier = last->rest.as<Evaluate>();
+    REQUIRE(barrier);
+    REQUIRE(count_barriers(barrier) == 1);
+}
+
+TEST_CASE("a barrier between shared-memory producers when the second reads the first",
+          "[lower][gpu]") {
+    // b's producer reads what a's producer wrote: a barrier between them too.
+    Stmt fused = fuse(staged_slices_kernel(load("a", ivar("b.s0.x"))));
+    REQUIRE(count_barriers(fused) == 3);
+}
+
 TEST_CASE("outlined kernel: closure, grid and block size", "[lower][gpu]") {
     Stmt consume = thread_store("f.s0.x.xi", "out", 16,
                                 Add::make(load("in", ivar("f.s0.x.xi")), ivar("offset")));

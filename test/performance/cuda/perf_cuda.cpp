@@ -10,8 +10,10 @@
 //  - matmul: float, N x N times N x N for N = 1024, 4096, 8192, against
 //    cuBLAS SGEMM in plain FP32 (CUBLAS_PEDANTIC_MATH: no TF32). Schedules:
 //    the app's (32x32 tiles, slices of A and B and the sums in shared
-//    memory) and a register-blocked one (each thread keeps a 4x8 block of
-//    sums in registers and reads A and B through the cache).
+//    memory), a register-blocked one (each thread keeps a 4x8 block of sums
+//    in registers and reads A and B through the cache), and register
+//    blocking with slices of A and B staged in shared memory (tile shapes,
+//    slice widths, A's slice transposed, spread sums: MatmulSchedule).
 //  - histogram: 256 bins of 64 Mi uint8 samples, against CUB's
 //    DeviceHistogram::HistogramEven. Loom: atomic() updates from a grid of
 //    blocks straight into the global bins, and per-block bins in shared
@@ -257,33 +259,52 @@ void bench_blur() {
  *  vectorized, y unrolled), with the k loop unrolled by k_unroll; reading A
  *  and B through the cache (k_slice 0), or staging k_slice-wide slices of A
  *  and B in shared memory for the whole block (prod computed at the block
- *  and stored in MemoryType::Register: each thread keeps its own part). */
+ *  and stored in MemoryType::Register: each thread keeps its own part).
+ *  With staging:
+ *  - a_k_major stores the slice of A transposed (reorder_storage: k
+ *    outermost), so a thread's ry sums of one k read ry consecutive floats
+ *    (float4 loads from shared memory). Row-major, nvcc combines the loads
+ *    of 4 consecutive k of a row instead, which keeps 4 times as many
+ *    values of A live (80 registers against 64 for 64x128, 4x8);
+ *  - spread: each thread's rx x ry sums are two groups of rx/2 x ry/2, half
+ *    a tile apart in x and y, instead of one block: the threads of a warp
+ *    then read consecutive float4s of the B slice (no bank conflicts with
+ *    8 sums of a row per thread);
+ *  - a_rows_across_threads (with a_k_major): the threads next to each
+ *    other in x stage the slice of A for rows next to each other, so their
+ *    stores into the transposed slice hit different banks (each thread
+ *    staging k values of one row conflicts in every store); the global
+ *    reads are then short pieces of many rows. */
 struct MatmulSchedule {
     const char *name;
     bool shared;
     int tile_w, tile_h, rx, ry, k_unroll, k_slice;
+    bool a_k_major = false;
+    bool spread = false;
+    bool a_rows_across_threads = false;
 };
 
 const MatmulSchedule matmul_schedules[] = {
     {"loom: apps/matmul (shared, 32x32)", true, 32, 32, 1, 4, 1, 0},
     {"loom: regs 64x128, 4x8 per thread", false, 64, 128, 4, 8, 1, 0},
-    {"loom: regs 128x128, 8x8 per thread", false, 128, 128, 8, 8, 1, 0},
-    {"loom: regs 64x64, 4x4 per thread", false, 64, 64, 4, 4, 1, 0},
-    {"loom: regs 128x64, 4x4 per thread", false, 128, 64, 4, 4, 1, 0},
-    {"loom: regs 128x128, 4x8 per thread", false, 128, 128, 4, 8, 1, 0},
     {"loom: regs+smem 64x128, 4x8, k 16", false, 64, 128, 4, 8, 16, 16},
-    {"loom: regs+smem 64x128, 4x8, k 8", false, 64, 128, 4, 8, 8, 8},
     {"loom: regs+smem 128x128, 8x8, k 16", false, 128, 128, 8, 8, 16, 16},
-    {"loom: regs+smem 128x128, 8x8, k 8", false, 128, 128, 8, 8, 8, 8},
-    {"loom: regs+smem 128x64, 8x4, k 16", false, 128, 64, 8, 4, 16, 16},
     {"loom: regs+smem 64x64, 4x4, k 16", false, 64, 64, 4, 4, 16, 16},
-    {"loom: regs+smem 128x128, 4x8, k 16", false, 128, 128, 4, 8, 16, 16},
-    {"loom: regs+smem 128x128, 4x8, k 8", false, 128, 128, 4, 8, 8, 8},
+    {"loom: regs+smem 64x128, 4x8, k 16, A k-major", false, 64, 128, 4, 8, 16, 16, true},
+    {"loom: regs+smem 128x64, 8x4, k 16, A k-major", false, 128, 64, 8, 4, 16, 16, true},
+    {"loom: regs+smem 128x128, 8x8, k 16, A k-major", false, 128, 128, 8, 8, 16, 16, true},
+    {"loom: regs+smem 128x128, 8x8, k 16, A k-major, spread", false, 128, 128, 8, 8, 16, 16, true,
+     true},
+    {"loom: regs+smem 64x128, 4x8, k 32, A k-major", false, 64, 128, 4, 8, 32, 32, true},
+    {"loom: regs+smem 64x128, 4x8, k 16, A k-major by rows", false, 64, 128, 4, 8, 16, 16, true,
+     false, true},
+    {"loom: regs+smem 128x128, 8x8, k 16, A k-major by rows, spread", false, 128, 128, 8, 8, 16, 16,
+     true, true, true},
 };
 
 struct Matmul {
     Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, yr{"yr"}, xt{"xt"}, yt{"yt"},
-        xr{"xr"};
+        xr{"xr"}, xh{"xh"}, yh{"yh"};
     RVar ko{"ko"}, ki{"ki"};
     Func prod{"prod"}, a_tile{"a_tile"}, b_tile{"b_tile"}, out{"matmul"};
     Matmul(const Buffer<float> &A, const Buffer<float> &B, const MatmulSchedule &s) {
@@ -312,15 +333,15 @@ struct Matmul {
             b_tile.compute_at(prod, ko).split(y, y, yr, 2, guard).gpu_threads(x, y).unroll(yr);
             return;
         }
-        out.tile(x, y, xo, yo, xi, yi, s.tile_w, s.tile_h)
-            .split(xi, xt, xr, s.rx)
-            .split(yi, yt, yr, s.ry)
-            .reorder(xr, yr, xt, yt, xo, yo)
-            .gpu_blocks(xo, yo)
-            .gpu_threads(xt, yt)
-            .vectorize(xr)
-            .unroll(yr);
         if (s.k_slice == 0) {
+            out.tile(x, y, xo, yo, xi, yi, s.tile_w, s.tile_h)
+                .split(xi, xt, xr, s.rx)
+                .split(yi, yt, yr, s.ry)
+                .reorder(xr, yr, xt, yt, xo, yo)
+                .gpu_blocks(xo, yo)
+                .gpu_threads(xt, yt)
+                .vectorize(xr)
+                .unroll(yr);
             prod.compute_at(out, xt).vectorize(x, s.rx).unroll(y, s.ry);
             if (s.k_unroll > 1)
                 prod.update()
@@ -333,30 +354,59 @@ struct Matmul {
                 prod.update().reorder(x, y, k).vectorize(x, s.rx).unroll(y, s.ry);
             return;
         }
-        // The block's threads: tx x ty; each stages its share of the
-        // k_slice x tile_h slice of A and the tile_w x k_slice slice of B.
+        // The block's threads: tx x ty, each owning rx x ry sums: one block
+        // of them, or (spread) two halves in x and in y, half a tile apart.
         const int tx = s.tile_w / s.rx, ty = s.tile_h / s.ry;
-        prod.compute_at(out, xo)
-            .store_in(MemoryType::Register)
-            .split(x, xt, xr, s.rx)
-            .split(y, yt, yr, s.ry)
-            .reorder(xr, yr, xt, yt)
-            .gpu_threads(xt, yt)
-            .vectorize(xr)
-            .unroll(yr);
-        prod.update()
-            .split(k, ko, ki, s.k_slice)
-            .split(x, xt, xr, s.rx)
-            .split(y, yt, yr, s.ry)
-            .reorder(xr, yr, ki, xt, yt, ko)
-            .gpu_threads(xt, yt)
-            .vectorize(xr)
-            .unroll(yr)
-            .unroll(ki);
+        const int vx = s.spread ? s.rx / 2 : s.rx, vy = s.spread ? s.ry / 2 : s.ry;
+        auto own = [&](auto &st, VarOrRVar vx_outer, VarOrRVar vy_outer) {
+            // x = xh * (tile_w / 2) + xt * vx + xr with spread, else xt * rx + xr.
+            if (s.spread) {
+                st.split(vx_outer, xh, vx_outer, s.tile_w / 2)
+                    .split(vy_outer, yh, vy_outer, s.tile_h / 2);
+            }
+            st.split(vx_outer, xt, xr, vx).split(vy_outer, yt, yr, vy);
+        };
+        out.tile(x, y, xo, yo, xi, yi, s.tile_w, s.tile_h);
+        own(out, xi, yi);
+        if (s.spread)
+            out.reorder(xr, yr, xh, yh, xt, yt, xo, yo).unroll(xh).unroll(yh);
+        else
+            out.reorder(xr, yr, xt, yt, xo, yo);
+        out.gpu_blocks(xo, yo).gpu_threads(xt, yt).vectorize(xr).unroll(yr);
+        prod.compute_at(out, xo).store_in(MemoryType::Register);
+        own(prod, x, y);
+        if (s.spread)
+            prod.reorder(xr, yr, xh, yh, xt, yt).unroll(xh).unroll(yh);
+        else
+            prod.reorder(xr, yr, xt, yt);
+        prod.gpu_threads(xt, yt).vectorize(xr).unroll(yr);
+        Stage update = prod.update();
+        update.split(k, ko, ki, s.k_slice);
+        own(update, x, y);
+        if (s.spread)
+            update.reorder(xr, yr, xh, yh, ki, xt, yt, ko).unroll(xh).unroll(yh);
+        else
+            update.reorder(xr, yr, ki, xt, yt, ko);
+        update.gpu_threads(xt, yt).vectorize(xr).unroll(yr).unroll(ki);
+        // Each thread stages its share of the k_slice x tile_h slice of A
+        // and the tile_w x k_slice slice of B.
         Var xa("xa"), ya("ya");
-        a_tile.compute_at(prod, ko).split(y, y, ya, s.tile_h / ty).unroll(ya);
-        if (s.k_slice > tx) a_tile.split(x, x, xa, s.k_slice / tx).unroll(xa);
-        a_tile.gpu_threads(x, y);
+        a_tile.compute_at(prod, ko);
+        if (s.a_rows_across_threads) {
+            // y = ya * tx + y (threads in x), k split over the threads in y.
+            a_tile.split(y, ya, y, tx);
+            if (s.k_slice > ty) a_tile.split(x, x, xa, s.k_slice / ty).unroll(xa);
+            if (s.k_slice > ty)
+                a_tile.reorder(xa, ya, y, x);
+            else
+                a_tile.reorder(ya, y, x);
+            a_tile.unroll(ya).gpu_threads(y, x);
+        } else {
+            a_tile.split(y, y, ya, s.tile_h / ty).unroll(ya);
+            if (s.k_slice > tx) a_tile.split(x, x, xa, s.k_slice / tx).unroll(xa);
+            a_tile.gpu_threads(x, y);
+        }
+        if (s.a_k_major) a_tile.reorder_storage(y, x);
         b_tile.compute_at(prod, ko).split(x, x, xa, s.tile_w / tx).vectorize(xa);
         if (s.k_slice > ty) b_tile.split(y, y, ya, s.k_slice / ty).unroll(ya);
         b_tile.gpu_threads(x, y);
