@@ -196,7 +196,7 @@ TEST_CASE("cuda: shared memory is __shared__, static or extern, and vector acces
         // Four uint4 accesses: two to shared memory, unconditional; two to
         // global memory, behind the pointers' alignment flags.
         CHECK(count(text, "uint4 _w") == 4);
-        CHECK(count(text, "if (_aligned_") == 2);
+        CHECK(count(text, "if (_aligned") == 2);
         CHECK(count(text, "__syncthreads();") == 1);
     }
     compile_cubin(source, 75);

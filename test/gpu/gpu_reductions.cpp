@@ -66,8 +66,8 @@ TEST_CASE("atomic() float histogram on the GPU", "[gpu]") {
     check_1d(out, [&](int i) { return ref[size_t(i)]; });
 }
 
-// Each thread takes 4 neighbouring samples per step as one vector load (the
-// CUDA C checks each load's alignment at run time) and updates the per-block
+// Each thread takes 16 neighbouring samples per step as one vector load (the
+// CUDA C checks the input's alignment once per kernel) and updates the per-block
 // bins in shared memory one sample at a time. The input is a crop one byte
 // into its parent, so the loads are misaligned there and aligned in the
 // whole buffer: both paths must count the same.
@@ -91,8 +91,8 @@ TEST_CASE("atomic() updates vectorized on the GPU: shared-memory histogram", "[g
         intm.compute_at(hist, ro).store_in(MemoryType::GPUShared).gpu_threads(x);
         intm.update()
             .atomic()
-            .split(ri, ri, rv, 4)
-            .split(ri, rio, rii, 128)
+            .split(ri, ri, rv, 16)
+            .split(ri, rio, rii, 64)
             .reorder(rv, rio, rii)
             .vectorize(rv)
             .gpu_threads(rii);

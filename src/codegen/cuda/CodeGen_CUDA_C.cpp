@@ -4,6 +4,7 @@
 
 #include "codegen/cuda/CodeGen_CUDA_C.h"
 
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -11,6 +12,7 @@
 #include "codegen/gpu/CodeGen_GPU_C.h"
 #include "ir/Error.h"
 #include "ir/IRPrinter.h"
+#include "ir/IRUtil.h"
 #include "lower/CUDACapability.h"
 
 namespace loom {
@@ -79,10 +81,50 @@ protected:
     /** C names of the current kernel's buffer parameters and shared arrays:
      * the memories vector accesses may use. */
     std::set<std::string> global_buffers, shared_memories;
-    /** Buffers whose alignment flag is declared in the current kernel. */
-    std::set<std::string> alignment_flags;
     /** What the enclosing lets are known to be modulo a constant. */
     Scope<ModulusRemainder> let_alignment;
+    /** The same, where the kernel's integer parameters (a buffer's mins and
+     * strides, an output's extents) are multiples of 16 ... */
+    Scope<ModulusRemainder> let_alignment_if_params_aligned;
+    /** ... and which of those parameters each let depends on. */
+    Scope<std::set<std::string>> let_parameters;
+    /** The current kernel's integer parameters (Loom names). */
+    std::set<std::string> integer_parameters;
+    /** Flags declared in the current kernel, by their condition. */
+    std::map<std::string, std::string> condition_flags;
+
+    /** The integer parameters that e depends on, through lets too. */
+    std::set<std::string> parameters_of(const Expr &e) const {
+        std::set<std::string> found;
+        for (const std::string &v : free_variables(e)) {
+            if (integer_parameters.count(v)) found.insert(v);
+            if (const std::set<std::string> *via = let_parameters.find(v))
+                found.insert(via->begin(), via->end());
+        }
+        return found;
+    }
+
+    void bind_let_facts(const std::string &name, const Expr &value) {
+        let_alignment.push(name, modulus_remainder(value, let_alignment));
+        let_alignment_if_params_aligned.push(
+            name, modulus_remainder(value, let_alignment_if_params_aligned));
+        let_parameters.push(name, parameters_of(value));
+    }
+    void unbind_let_facts(const std::string &name) {
+        let_alignment.pop(name);
+        let_alignment_if_params_aligned.pop(name);
+        let_parameters.pop(name);
+    }
+
+    /** A kernel-scope flag holding `condition` (declared once per kernel). */
+    std::string kernel_flag(const std::string &condition) {
+        auto it = condition_flags.find(condition);
+        if (it != condition_flags.end()) return it->second;
+        std::string flag = "_aligned" + std::to_string(condition_flags.size());
+        kernel_scope_declarations.push_back("const bool " + flag + " = " + condition + ";");
+        condition_flags[condition] = flag;
+        return flag;
+    }
 
     static bool is_half(Type t) { return t.is_float() && t.bits == 16; }
 
@@ -150,38 +192,39 @@ protected:
     }
 
     /** The condition under which a dense access of type t at base_index
-     * (printed as `base`) in `memory` may use vector accesses of `chunk`
-     * bytes: "" when it never may, "true" when always. An index known to be
-     * a multiple of the word needs only the pointer's alignment, checked
-     * once per kernel (a crop may start anywhere); an index whose alignment
-     * is unknown (a buffer's min is a parameter) has its address checked
-     * at each access, so dense loads of narrow types still use words where
-     * the data happens to be aligned, as it mostly is. */
+     * in `memory` may use vector accesses of `chunk` bytes: "" when it never
+     * may, "true" when always, else a flag computed once per kernel. An
+     * index known to be a multiple of the word needs only the pointer's
+     * alignment (a crop may start anywhere). An index that is a multiple
+     * when the kernel's parameters it depends on are (a buffer's min and
+     * stride are parameters) gets a flag that checks those too, once per
+     * kernel (a check of each access's address cost more than it saved in
+     * tight loops on an H100). */
     std::string vector_access_condition(Type t, const Symbol &memory, const Expr &base_index,
-                                        const std::string &base, int chunk, bool store) {
+                                        int chunk) {
         if (chunk == 0) return "";
         bool global = global_buffers.count(memory.c_name) > 0;
         if (!global && !shared_memories.count(memory.c_name)) return "";
-        int elements = chunk / t.bytes();
-        ModulusRemainder known = modulus_remainder(base_index, let_alignment);
-        if (known.is_multiple_of(elements)) {
-            if (!global) return "true"; // shared arrays are 16-byte aligned
-            std::string flag = "_aligned_" + memory.c_name;
-            if (alignment_flags.insert(memory.c_name).second)
-                kernel_scope_declarations.push_back("const bool " + flag +
-                                                    " = ((unsigned long long)" + memory.c_name +
-                                                    " & 15) == 0;");
-            return flag;
+        const int elements = chunk / t.bytes();
+        std::vector<std::string> conditions;
+        if (!modulus_remainder(base_index, let_alignment).is_multiple_of(elements)) {
+            // Only vectors of 8 or more lanes: narrower ones are often loaded
+            // again by unrolled neighbours (a matrix product's rows), which
+            // the compiler no longer shares once each copy is guarded.
+            if (t.lanes < 8 || !modulus_remainder(base_index, let_alignment_if_params_aligned)
+                                    .is_multiple_of(elements))
+                return "";
+            for (const std::string &p : parameters_of(base_index))
+                conditions.push_back("(" + symbol(p).c_name + " & " + std::to_string(elements - 1) +
+                                     ") == 0");
         }
-        // Known and never a multiple: no words. Loads of two or three lanes
-        // neither: such narrow vectors are mostly shifted neighbours (x + 1
-        // of a stencil), never aligned when x is, so the check would cost
-        // more than the words save; a store is mostly a thread's own
-        // aligned output.
-        if (known.modulus == 0 || known.modulus % elements == 0 || (t.lanes < 4 && !store))
-            return "";
-        return "(((unsigned long long)(" + memory_pointer(memory, t) + " + (" + base + "))) & " +
-               std::to_string(chunk - 1) + ") == 0";
+        if (global)
+            conditions.insert(conditions.begin(),
+                              "((unsigned long long)" + memory.c_name + " & 15) == 0");
+        if (conditions.empty()) return "true"; // shared arrays are 16-byte aligned
+        std::string all;
+        for (const std::string &c : conditions) all += (all.empty() ? "" : " && ") + c;
+        return kernel_flag(all);
     }
 
     static const char *vector_word(int chunk) {
@@ -197,11 +240,10 @@ protected:
         int chunk = 0, words = 0, lanes = 0;
     };
 
-    VectorAccess vector_access(Type t, const Symbol &memory, const Expr &base_index,
-                               const std::string &base, bool store) {
+    VectorAccess vector_access(Type t, const Symbol &memory, const Expr &base_index) {
         VectorAccess a;
         a.chunk = vector_access_bytes(t);
-        a.condition = vector_access_condition(t, memory, base_index, base, a.chunk, store);
+        a.condition = vector_access_condition(t, memory, base_index, a.chunk);
         if (a.condition.empty()) return a;
         a.ptr = memory_pointer(memory, t);
         a.word = vector_word(a.chunk);
@@ -232,7 +274,7 @@ protected:
 
     std::string dense_vector_load(Type t, const Symbol &memory, const Expr &base_index,
                                   const std::string &base) override {
-        VectorAccess a = vector_access(t, memory, base_index, base, false);
+        VectorAccess a = vector_access(t, memory, base_index);
         if (a.condition.empty()) return "";
         std::string v = vector_local(t);
         print_vector_words(
@@ -249,7 +291,7 @@ protected:
 
     bool dense_vector_store(Type t, const Symbol &memory, const Expr &base_index,
                             const std::string &base, const std::string &v) override {
-        VectorAccess a = vector_access(t, memory, base_index, base, true);
+        VectorAccess a = vector_access(t, memory, base_index);
         if (a.condition.empty()) return false;
         print_vector_words(
             a,
@@ -281,7 +323,14 @@ protected:
     void check_kernel(const DeviceKernel &k) override {
         global_buffers.clear();
         shared_memories.clear();
-        alignment_flags.clear();
+        condition_flags.clear();
+        integer_parameters.clear();
+        let_alignment_if_params_aligned = Scope<ModulusRemainder>();
+        for (const DeviceKernelArg &a : k.args) {
+            if (a.is_buffer || !a.type.is_int_or_uint() || a.type.is_vector()) continue;
+            integer_parameters.insert(a.name);
+            let_alignment_if_params_aligned.push(a.name, ModulusRemainder{16, 0});
+        }
         uses_half = uses_half || uses_type(k, [](Type t) { return is_half(t); });
     }
 
@@ -388,14 +437,14 @@ protected:
 public:
     using CodeGen_GPU_C::visit;
     void visit(const LetStmt *op) override {
-        ScopedBinding<ModulusRemainder> bind(let_alignment, op->name,
-                                             modulus_remainder(op->value, let_alignment));
+        bind_let_facts(op->name, op->value);
         CodeGen_GPU_C::visit(op);
+        unbind_let_facts(op->name);
     }
     void visit(const Let *op) override {
-        ScopedBinding<ModulusRemainder> bind(let_alignment, op->name,
-                                             modulus_remainder(op->value, let_alignment));
+        bind_let_facts(op->name, op->value);
         CodeGen_GPU_C::visit(op);
+        unbind_let_facts(op->name);
     }
 };
 
