@@ -177,7 +177,7 @@ TEST_CASE("cuda: the standard kernels compile with no spills for sm_75 and sm_90
     CHECK(hist_source.find("atomicCAS") == std::string::npos);
     for (const std::string *source : {&blur_source, &matmul_source, &hist_source}) {
         for (int cap : {75, 90}) {
-            std::string log = compile_cubin(*source, cap);
+            std::string log = cuda_test::compile_cubin_with_figures(*source, cap);
             INFO("sm_" << cap << "\n" << *source);
             CHECK(spill_bytes(log) == 0);
         }

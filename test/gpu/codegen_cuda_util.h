@@ -43,6 +43,23 @@ inline std::string compile_cubin(const std::string &source, int capability) {
     return out.log;
 }
 
+/** Does a ptxas log hold any function's figures? */
+inline bool has_ptxas_figures(const std::string &log) {
+    return log.find(" bytes spill stores") != std::string::npos;
+}
+
+/** compile_cubin's log, compiled again (up to twice) when ptxas's figures
+ * are missing from it: on the GPU machine, with a dozen test processes
+ * compiling at once, NVRTC once returned a log without them. */
+inline std::string compile_cubin_with_figures(const std::string &source, int capability) {
+    std::string log = compile_cubin(source, capability);
+    for (int retry = 0; retry < 2 && !has_ptxas_figures(log); retry++) {
+        WARN("sm_" << capability << ": NVRTC's log had no ptxas figures; compiling again");
+        log = compile_cubin(source, capability);
+    }
+    return log;
+}
+
 /** The spill bytes (stores plus loads) over every function in a ptxas log;
  * the test fails when the log has no function's figures. */
 inline long spill_bytes(const std::string &log) {

@@ -110,7 +110,7 @@ TEST_CASE("register blocking: the CUDA C keeps 4x8 sums per thread, none in shar
     CHECK_THAT(src, Contains("__shared__") && Contains("[12288]"));
     // Indexed by constants once unrolled, the sums live in registers: no
     // stack frame (local memory) and no spills.
-    std::string log = cuda_test::compile_cubin(src, 90);
+    std::string log = cuda_test::compile_cubin_with_figures(src, 90);
     CHECK_THAT(log, Contains("0 bytes stack frame"));
     CHECK(cuda_test::spill_bytes(log) == 0);
 }
