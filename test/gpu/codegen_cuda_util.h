@@ -8,8 +8,11 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <ctime>
 #include <sstream>
 #include <string>
+
+#include <unistd.h>
 
 #include "Loom.h"
 #include "gpu/kernel_text_util.h"
@@ -48,16 +51,19 @@ inline bool has_ptxas_figures(const std::string &log) {
     return log.find(" bytes spill stores") != std::string::npos;
 }
 
-/** compile_cubin's log, compiled again (up to twice) when ptxas's figures
- * are missing from it: on the GPU machine, with a dozen test processes
- * compiling at once, NVRTC once returned a log without them. */
+/** compile_cubin's log of `source` with a kernel of its own added, whose
+ * name no earlier program had: NVRTC keeps the machine code it makes in
+ * NVIDIA's compute cache (~/.nv/ComputeCache) and, for a program it has
+ * seen, loads it from there without running ptxas, so the log has no
+ * figures (seen on the GPU machine when other test processes had compiled
+ * the same kernels). */
 inline std::string compile_cubin_with_figures(const std::string &source, int capability) {
-    std::string log = compile_cubin(source, capability);
-    for (int retry = 0; retry < 2 && !has_ptxas_figures(log); retry++) {
-        WARN("sm_" << capability << ": NVRTC's log had no ptxas figures; compiling again");
-        log = compile_cubin(source, capability);
-    }
-    return log;
+    static int calls = 0;
+    std::string nonce = "\nextern \"C\" __global__ void loom_test_fresh_" +
+                        std::to_string(long(getpid())) + "_" +
+                        std::to_string(long(std::time(nullptr))) + "_" + std::to_string(calls++) +
+                        "(int *p) { *p = 1; }\n";
+    return compile_cubin(source + nonce, capability);
 }
 
 /** The spill bytes (stores plus loads) over every function in a ptxas log;
