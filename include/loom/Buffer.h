@@ -57,12 +57,15 @@ namespace loom {
 
 template <typename T, int Dims> class Buffer;
 struct Target;
+class Var;
 
 namespace Internal {
 
 /** A read of `image` at the coordinates `args` (a Call::Image Expr); checks
  * the argument count and types, naming the buffer. */
 Expr buffer_call(const Buffer<void, -1> &image, const std::vector<Expr> &args);
+/** As above, with Vars as the coordinates. */
+Expr buffer_call(const Buffer<void, -1> &image, const std::vector<Var> &args);
 
 /** Shared state of a Buffer: the runtime buffer (host and device memory,
  * shape and the C view) and a name. */
@@ -755,6 +758,14 @@ public:
                                           (std::is_convertible_v<Args, Expr> && ...)>>
     Expr operator()(const Args &...coords) const {
         return Internal::buffer_call(*this, std::vector<Expr>{Expr(coords)...});
+    }
+    /** The same with the coordinates in a std::vector of Exprs or Vars, for
+     * generic code: `input(args)` (`_` expands as above). A template so that
+     * a braced list (`b({1, 2})`) still means the element access. */
+    template <typename V,
+              typename = std::enable_if_t<std::is_same_v<V, Expr> || std::is_same_v<V, Var>>>
+    Expr operator()(const std::vector<V> &coords) const {
+        return Internal::buffer_call(*this, coords);
     }
 
     /** Is this coordinate inside the buffer? */

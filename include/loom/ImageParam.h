@@ -17,6 +17,7 @@
 namespace loom {
 
 class Func;
+class Var;
 
 /** The shape of a buffer argument: name, type, dimensions and constraints. */
 class OutputImageParam {
@@ -62,6 +63,11 @@ public:
     /** Unbind the buffer. */
     void reset();
 
+    /** Trace every load from this image (event load, parent the pipeline's
+     * id) to the custom trace handler, as Func::trace_loads does for a Func.
+     * Compiled pipelines that read it compile again. */
+    ImageParam &trace_loads();
+
     /** The image as a Func (named "<name>_im", defined by reading it at
      * every coordinate); the same Func each time, so it can be scheduled. */
     operator Func() const; // NOLINT: implicit, as in Halide
@@ -69,6 +75,12 @@ public:
     /** A read of the image at the given coordinates (`_` expands to the
      * remaining dimensions). */
     Expr operator()(const std::vector<Expr> &coords) const;
+    /** The same with Vars; a template so that a braced list (`in({x, y})`)
+     * still means the Expr form. */
+    template <typename V, typename = std::enable_if_t<std::is_same_v<V, Var>>>
+    Expr operator()(const std::vector<V> &coords) const {
+        return (*this)(std::vector<Expr>(coords.begin(), coords.end()));
+    }
     template <typename... Args,
               typename = std::enable_if_t<(std::is_convertible_v<Args, Expr> && ...)>>
     Expr operator()(const Args &...coords) const {

@@ -39,6 +39,8 @@ struct ParameterContents : RefCounted {
     /** Buffer arguments default to stride 1 in dimension 0 (so vectorized
      * code loads densely); dim(0).set_stride(Expr()) sets this to lift it. */
     bool stride0_unconstrained = false;
+    /** ImageParam::trace_loads: loads from the image are traced. */
+    bool trace_loads = false;
 };
 
 /** A named scalar or buffer argument of a pipeline. */
@@ -81,6 +83,9 @@ public:
 
     bool stride0_unconstrained() const { return contents->stride0_unconstrained; }
     void set_stride0_unconstrained(bool b) { contents->stride0_unconstrained = b; }
+
+    bool is_tracing_loads() const { return contents->trace_loads; }
+    void set_trace_loads(bool b) { contents->trace_loads = b; }
 
     bool same_as(const Parameter &o) const { return contents.get() == o.contents.get(); }
     const ParameterContents *get() const { return contents.get(); }

@@ -25,12 +25,18 @@ class Func;
 /** The format of compile_to_lowered_stmt. */
 enum StmtOutputFormat { Text, HTML };
 
+class Pipeline;
+
 namespace Internal {
 struct PipelineContents;
-}
+/** target, with the trace_pipeline feature added where p.trace_pipeline()
+ * was called (every compile of p lowers for this target). */
+Target pipeline_target(const Pipeline &p, const Target &target);
+} // namespace Internal
 
 class Pipeline {
     std::shared_ptr<Internal::PipelineContents> contents;
+    friend Target Internal::pipeline_target(const Pipeline &, const Target &);
 
 public:
     Pipeline() = default;
@@ -85,6 +91,11 @@ public:
     void compile_jit(const Target &target = get_jit_target_from_environment());
     /** Drop the compiled code, so that the next realize compiles again. */
     void invalidate_cache();
+
+    /** Emit begin_pipeline and end_pipeline trace events around every run
+     * of this Pipeline (JIT and ahead-of-time code), as the target feature
+     * trace_pipeline does for every pipeline; compiled code compiles again. */
+    void trace_pipeline();
 
     /** Find the region of each ImageParam with no Buffer bound that
      * realizing over outputs of these sizes (or over these output buffers)

@@ -13,6 +13,7 @@
 #include "ir/Error.h"
 #include "ir/IR.h"
 #include "loom/Target.h"
+#include "loom/Var.h"
 #include "runtime/RuntimeFunctions.h"
 
 namespace loom {
@@ -266,6 +267,10 @@ Expr buffer_call(const Buffer<> &image, const std::vector<Expr> &given_args) {
         coords.push_back(t == Int(32) ? a : Cast::make(Int(32), a));
     }
     return Call::make(image, coords);
+}
+
+Expr buffer_call(const Buffer<> &image, const std::vector<Var> &args) {
+    return buffer_call(image, std::vector<Expr>(args.begin(), args.end()));
 }
 
 } // namespace Internal

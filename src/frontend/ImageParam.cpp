@@ -167,4 +167,10 @@ Expr ImageParam::operator()(const std::vector<Expr> &given_coords) const {
     return Call::make(param_, args);
 }
 
+ImageParam &ImageParam::trace_loads() {
+    if (!defined()) user_error("trace_loads of an undefined ImageParam");
+    param_.set_trace_loads(true);
+    return *this;
+}
+
 } // namespace loom

@@ -74,7 +74,15 @@ struct PipelineContents {
     /** apply_autoscheduler with no sizes known: run it at the first realize. */
     bool autoschedule_pending = false;
     AutoSchedulerResults autoschedule_results;
+
+    /** Pipeline::trace_pipeline: compile with the trace_pipeline feature. */
+    bool trace_pipeline = false;
 };
+
+Target pipeline_target(const Pipeline &p, const Target &target) {
+    if (p.contents && p.contents->trace_pipeline) return target.with_feature(Target::TracePipeline);
+    return target;
+}
 
 namespace {
 
@@ -134,6 +142,9 @@ DefinitionStamp stamp_of(const std::vector<Function> &outputs) {
             stamp.constraints.push_back(c.extent.get());
             stamp.constraints.push_back(c.stride.get());
         }
+        // ImageParam::trace_loads changes the code too (a marker, not a pointer
+        // to read).
+        stamp.constraints.push_back(p.is_tracing_loads() ? p.get() : nullptr);
     }
     return stamp;
 }
@@ -245,6 +256,7 @@ void check_output_buffers(const std::vector<Function> &outputs, const Realizatio
 std::shared_ptr<const CompiledPipeline> compiled_for(PipelineContents &c, const Target &requested) {
     require_defined(c.outputs);
     Target target = resolve_jit_target(requested, c.outputs[0].name());
+    if (c.trace_pipeline) target = target.with_feature(Target::TracePipeline);
     // Walking, lowering and compiling a deep pipeline recurse as deep as its
     // expressions and stages: the stamp (taken at every realize) moves to a
     // deep stack only when it must, a compile always does.
@@ -298,6 +310,13 @@ void Pipeline::compile_jit(const Target &requested) {
 void Pipeline::invalidate_cache() {
     if (!contents) return;
     std::lock_guard<std::recursive_mutex> lock(contents->mutex);
+    contents->compiled = nullptr;
+}
+
+void Pipeline::trace_pipeline() {
+    if (!contents) user_error("trace_pipeline of an empty Pipeline");
+    std::lock_guard<std::recursive_mutex> lock(contents->mutex);
+    contents->trace_pipeline = true;
     contents->compiled = nullptr;
 }
 
@@ -568,7 +587,8 @@ std::vector<Argument> Pipeline::infer_arguments() {
 Callable Pipeline::compile_to_callable(const std::vector<Argument> &args, const Target &requested) {
     if (!contents) user_error("compile_to_callable of an empty Pipeline");
     require_defined(contents->outputs);
-    Target target = resolve_jit_target(requested, contents->outputs[0].name());
+    Target target =
+        pipeline_target(*this, resolve_jit_target(requested, contents->outputs[0].name()));
     auto made = std::make_shared<CallableContents>(
         make_callable_contents(contents->outputs, args, target, contents->handlers));
     jit_compilations++;
@@ -583,7 +603,7 @@ void Pipeline::compile_to_lowered_stmt(const std::string &filename,
         if (!contents) user_error("compile_to_lowered_stmt of an empty Pipeline");
         require_defined(contents->outputs);
         std::string name = contents->outputs[0].name();
-        LoweredFunc f = lower(contents->outputs, name, target, args);
+        LoweredFunc f = lower(contents->outputs, name, pipeline_target(*this, target), args);
         if (format == StmtOutputFormat::HTML) {
             write_file(filename, to_html(f.body, name));
             return;
@@ -602,7 +622,7 @@ void Pipeline::compile_to_conceptual_stmt(const std::string &filename,
         if (!contents) user_error("compile_to_conceptual_stmt of an empty Pipeline");
         require_defined(contents->outputs);
         std::string name = contents->outputs[0].name();
-        LoweredFunc f = lower(contents->outputs, name, target, args);
+        LoweredFunc f = lower(contents->outputs, name, pipeline_target(*this, target), args);
         if (format == StmtOutputFormat::HTML) {
             write_file(filename, to_html(f.conceptual_body, name));
             return;
@@ -634,7 +654,7 @@ void Pipeline::compile_to_llvm_assembly(const std::string &filename,
     if (!contents) user_error("compile_to_llvm_assembly of an empty Pipeline");
     require_defined(contents->outputs);
     std::string name = fn_name.empty() ? contents->outputs[0].name() : fn_name;
-    LoweredFunc f = lower(contents->outputs, name, target, args);
+    LoweredFunc f = lower(contents->outputs, name, pipeline_target(*this, target), args);
     write_file(filename, JITModule::compile(f, target, true).llvm_assembly());
 }
 

@@ -52,7 +52,7 @@ LoweredFunc lower_for_aot(const Pipeline &p, const char *what, const std::vector
         user_error(what << ": the function name \"" << name
                         << "\" is not a C identifier (letters, digits and '_', not starting "
                            "with a digit, not a keyword); pass a valid fn_name");
-    return lower(outputs, name, target, args);
+    return lower(outputs, name, pipeline_target(p, target), args);
 }
 
 // As lower_for_aot, with the concrete Buffers the pipeline reads embedded in

@@ -6,7 +6,9 @@
 // consume/end_consume events over the region of the pure stage, whose id
 // is the parent of the loads and stores inside. Outputs are traced as if
 // realized over their output buffers. Tracing a load or store of a Func
-// without traced realizations gives parent id 0.
+// without traced realizations gives parent id 0; a load of an input buffer
+// (target feature trace_loads, or ImageParam::trace_loads) has the pipeline
+// as its parent.
 
 #include "lower/InjectTracing.h"
 
@@ -125,7 +127,9 @@ private:
             by_func = f->is_tracing_loads();
             add_tags(*f);
             parent = int32_var(trace_id(op->name));
-        } else if (op->call_type == Call::Image && all_loads) {
+        } else if (op->call_type == Call::Image &&
+                   (all_loads || (op->param.defined() && op->param.is_tracing_loads()))) {
+            by_func = !all_loads;
             parent = int32_var(pipeline_id);
         } else {
             return e;
