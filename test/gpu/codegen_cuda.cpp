@@ -16,6 +16,7 @@
 #include "Loom.h"
 #include "common/ScratchFile.h"
 #include "gpu/codegen_cuda_util.h"
+#include "gpu/gpu_test_util.h"
 
 using namespace loom;
 using namespace cuda_test;
@@ -286,22 +287,12 @@ TEST_CASE("cuda: sixteen bytes of samples load as one word, lanes are straight-l
     // allow; the vector's lanes are printed one statement each, never as
     // loops.
     ImageParam in(UInt(8), 1, "cu_hist4_in");
-    Var x("x"), u("u");
+    Var x("x");
     RDom r(0, 1 << 16);
-    RVar ro("ro"), ri("ri"), rio("rio"), rii("rii"), rv("rv");
     Func hist("cu_hist4");
     hist(x) = 0;
     hist(cast<int>(in(r))) += 1;
-    Func intm = hist.update().split(r.x, ro, ri, 4096).rfactor(ro, u);
-    hist.update().atomic().reorder(x, ro).gpu_blocks(ro).gpu_threads(x);
-    intm.compute_at(hist, ro).store_in(MemoryType::GPUShared).gpu_threads(x);
-    intm.update()
-        .atomic()
-        .split(ri, ri, rv, 16)
-        .split(ri, rio, rii, 64)
-        .reorder(rv, rio, rii)
-        .vectorize(rv)
-        .gpu_threads(rii);
+    gpu_test::schedule_shared_bins_histogram(hist, r, 4096, 64, 16);
     std::string s = hist.device_source({in}, cuda_target());
     INFO(s);
     CHECK(count(s, "uint4 _w") >= 1);

@@ -79,23 +79,13 @@ TEST_CASE("atomic() updates vectorized on the GPU: shared-memory histogram", "[g
     for (bool aligned : {true, false}) {
         Buffer<uint8_t> in = aligned ? parent : cropped;
         const int first = aligned ? 0 : 1;
-        Var x("x"), u("u"), xo("xo"), xi("xi");
+        Var x("x"), xo("xo"), xi("xi");
         RDom r(first, n);
-        RVar ro("ro"), ri("ri"), rio("rio"), rii("rii"), rv("rv");
         Func hist("hist_vec");
         hist(x) = 0;
         hist(cast<int>(in(r))) += 1;
         hist.gpu_tile(x, xo, xi, 64);
-        Func intm = hist.update().split(r.x, ro, ri, 2048).rfactor(ro, u);
-        hist.update().atomic().reorder(x, ro).gpu_blocks(ro).gpu_threads(x);
-        intm.compute_at(hist, ro).store_in(MemoryType::GPUShared).gpu_threads(x);
-        intm.update()
-            .atomic()
-            .split(ri, ri, rv, 16)
-            .split(ri, rio, rii, 64)
-            .reorder(rv, rio, rii)
-            .vectorize(rv)
-            .gpu_threads(rii);
+        gpu_test::schedule_shared_bins_histogram(hist, r, 2048, 64, 16);
         Buffer<int> out = hist.realize({256}, gpu_target());
         std::vector<int> ref(256, 0);
         for (int i = first; i < first + n; i++) ref[in(i)]++;

@@ -63,6 +63,28 @@ template <typename T, typename Ref> void check_1d(const loom::Buffer<T> &b, Ref 
     }
 }
 
+/** The histogram hist(bin(r)) += 1 as per-block bins in shared memory:
+ * rfactor over blocks of `chunk` samples, each of `threads` threads taking
+ * `vec` neighbouring samples per step (a vectorized atomic update: one
+ * vector load, then one atomic per sample), the blocks' bins then added
+ * to hist's with one atomic per bin. */
+inline void schedule_shared_bins_histogram(loom::Func hist, const loom::RDom &r, int chunk,
+                                           int threads, int vec) {
+    using namespace loom;
+    Var x = hist.args()[0], u("u");
+    RVar ro("ro"), ri("ri"), rio("rio"), rii("rii"), rv("rv");
+    Func intm = hist.update().split(r.x, ro, ri, chunk).rfactor(ro, u);
+    hist.update().atomic().reorder(x, ro).gpu_blocks(ro).gpu_threads(x);
+    intm.compute_at(hist, ro).store_in(MemoryType::GPUShared).gpu_threads(x);
+    intm.update()
+        .atomic()
+        .split(ri, ri, rv, vec)
+        .split(ri, rio, rii, threads)
+        .reorder(rv, rio, rii)
+        .vectorize(rv)
+        .gpu_threads(rii);
+}
+
 } // namespace gpu_test
 
 #endif
