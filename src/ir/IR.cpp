@@ -304,6 +304,8 @@ const char *intrinsic_name(Intrinsic op) {
         return "prefetch";
     case Intrinsic::gpu_thread_barrier:
         return "gpu_thread_barrier";
+    case Intrinsic::gpu_warp_shuffle:
+        return "gpu_warp_shuffle";
     case Intrinsic::saturating_add:
         return "saturating_add";
     case Intrinsic::saturating_sub:

@@ -215,6 +215,10 @@ enum class Intrinsic : uint8_t {
     /** A barrier of all threads of a GPU block, ordering their block-shared
      * memory accesses (inside kernels only; no args, result Int(32) 0). */
     gpu_thread_barrier,
+    /** The value args[0] has in lane args[1] of this thread's group of
+     * args[2] lanes (a power of two up to 32) of the warp; every lane of the
+     * group must run it (lower/LowerWarpShuffles.h). CUDA kernels only. */
+    gpu_warp_shuffle,
     /** Fixed-point arithmetic of Halide's names, on operands of one type
      * (backends without a native instruction compute
      * ir/LowerIntrinsics.h's equivalent). Integer results saturate or are

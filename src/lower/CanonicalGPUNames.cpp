@@ -52,6 +52,10 @@ class CanonicalGPUNames : public IRMutator {
 
 } // namespace
 
+int gpu_thread_depth(const Stmt &s) {
+    return gpu_depth(s, false);
+}
+
 Stmt canonical_gpu_names(const Stmt &s) {
     return CanonicalGPUNames().mutate(s);
 }

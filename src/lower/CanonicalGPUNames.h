@@ -12,6 +12,10 @@ namespace Internal {
  * variable follow the new name. */
 Stmt canonical_gpu_names(const Stmt &s);
 
+/** The deepest nesting of GPU thread loops inside s: the dimension a thread
+ * loop around s gets (0 is x). */
+int gpu_thread_depth(const Stmt &s);
+
 } // namespace Internal
 } // namespace loom
 

@@ -29,6 +29,7 @@
 #include "lower/InlineFunctions.h"
 #include "lower/LowerTargetQueries.h"
 #include "lower/LowerUtil.h"
+#include "lower/LowerWarpShuffles.h"
 #include "lower/OutlineGPUKernels.h"
 #include "lower/PartitionLoops.h"
 #include "lower/PrefetchStridedLoads.h"
@@ -172,6 +173,11 @@ LoweredFunc lower_on_this_stack(const std::vector<Function> &outputs, const std:
 
     s = simplify(s);
     log_pass("simplify", s);
+
+    // After unrolling (register indices are constants), before the
+    // expressions are shared by CSE and the thread loops fused.
+    s = lower_warp_shuffles(s);
+    log_pass("lower_warp_shuffles", s);
 
     s = group_invariant_index_terms(s);
     log_pass("group_invariant_index_terms", s);

@@ -157,6 +157,15 @@ protected:
 
     std::string helper_prefix() const override { return "static __device__ inline"; }
 
+    std::string warp_shuffle(Type t, const std::string &value, const std::string &lane,
+                             const std::string &width) override {
+        // __shfl_sync takes 32- and 64-bit values; narrower ones travel as int.
+        bool native = t.bits >= 32 && !t.is_bool();
+        std::string v = native ? value : "(int)(" + value + ")";
+        std::string call = "__shfl_sync(0xffffffffu, " + v + ", " + lane + ", " + width + ")";
+        return native ? call : "(" + c_type(t) + ")" + call;
+    }
+
     std::string float_arithmetic(Type t, const std::string &a, const char *op,
                                  const std::string &b) override {
         // A product rounded on its own never contracts into a multiply-add.

@@ -183,6 +183,11 @@ void CodeGen_GPU_C::visit(const Allocate *op) {
     codegen_local_array(op, elements);
 }
 
+std::string CodeGen_GPU_C::warp_shuffle(Type, const std::string &, const std::string &,
+                                        const std::string &) {
+    return "";
+}
+
 std::string CodeGen_GPU_C::codegen_intrinsic(const Call *op) {
     switch (op->op) {
     case Intrinsic::gpu_thread_barrier:
@@ -198,6 +203,15 @@ std::string CodeGen_GPU_C::codegen_intrinsic(const Call *op) {
     case Intrinsic::memory_fence:
         line() << memory_fence() << "\n";
         return "0";
+    case Intrinsic::gpu_warp_shuffle: {
+        std::string v = codegen(op->args[0]), lane = codegen(op->args[1]),
+                    width = codegen(op->args[2]);
+        std::string shuffled = warp_shuffle(op->type, v, lane, width);
+        internal_assert(!shuffled.empty(), kernel_description()
+                                               << " shuffles values between lanes, which "
+                                               << dialect_name() << " cannot do");
+        return shuffled;
+    }
     case Intrinsic::prefetch:
         // A hint only: kernels leave caching to the device.
         return "0";

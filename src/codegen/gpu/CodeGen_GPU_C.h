@@ -86,6 +86,11 @@ protected:
      * UInt(64). "" when the dialect has no such call for bits. */
     virtual std::string atomic_cas(Type bits, const std::string &ptr, const std::string &expected,
                                    const std::string &desired) = 0;
+    /** The value `value` (a scalar of type t) has in lane `lane` of this
+     * thread's group of `width` lanes of the warp, every lane taking part;
+     * "" when the dialect has no warp shuffles (the default). */
+    virtual std::string warp_shuffle(Type t, const std::string &value, const std::string &lane,
+                                     const std::string &width);
     /** The pointer type for atomics on t in `address_space`. Default:
      * "volatile <space> <t> *". */
     virtual std::string atomic_pointer_type(Type t, const std::string &address_space) const;
