@@ -83,7 +83,7 @@ TEST_CASE("gpu_lanes producers per warp: neighbours' values come by shuffles", "
     CHECK(source.find("__shared__") == std::string::npos);
     compile_cubin(source, 75);
     compile_cubin(source, 90);
-    s.run(100, 9);
+    s.run(128, 10);
 }
 
 TEST_CASE("gpu_lanes producers per warp: 16 lanes share a warp by halves", "[gpu]") {
@@ -93,7 +93,7 @@ TEST_CASE("gpu_lanes producers per warp: 16 lanes share a warp by halves", "[gpu
     CHECK_THAT(source, Contains(", 16)"));
     CHECK(source.find("__shared__") == std::string::npos);
     compile_cubin(source, 75);
-    s.run(70, 6);
+    s.run(80, 6);
 }
 
 TEST_CASE("gpu_lanes producers per warp: strided reads and narrow types", "[gpu]") {
@@ -104,13 +104,13 @@ TEST_CASE("gpu_lanes producers per warp: strided reads and narrow types", "[gpu]
     CHECK(count_of(source, "__shfl_sync(0xffffffffu, (int)(") == 6);
     CHECK(source.find("__shared__") == std::string::npos);
     compile_cubin(source, 90);
-    s.run(90, 5);
+    s.run(96, 6);
 
     LaneStencil<double> d(32, 1, {-1, 2});
     std::string doubles = d.out.device_source({}, cuda_target());
     CHECK(count_of(doubles, "__shfl_sync(0xffffffffu, ") == 2);
     compile_cubin(doubles, 90);
-    d.run(40, 4);
+    d.run(64, 4);
 }
 
 TEST_CASE("gpu_lanes producers per warp: what cannot be shuffled is a CompileError",
