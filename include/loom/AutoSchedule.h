@@ -89,6 +89,10 @@ struct AutotuneOptions {
     int max_trials = 0;
     /** Timed runs per candidate; the median counts. */
     int runs = 5;
+    /** Candidates compiled at once, each by its own compile engine on its
+     * own thread (0: one per core, or LOOM_NUM_THREADS); they are then
+     * timed one at a time, never while anything compiles. */
+    int compile_threads = 0;
     Target target = get_jit_target_from_environment();
     /** Folder of the tuning cache; empty: $LOOM_TUNING_CACHE, else
      * $XDG_CACHE_HOME/loom/tuning or ~/.cache/loom/tuning. */
@@ -109,6 +113,8 @@ struct AutotuneResult {
     int trials = 0;
     int failed = 0;
     double tuning_seconds = 0;
+    /** The most candidates compiled at once. */
+    int largest_compile_batch = 0;
     bool from_cache = false;
     /** Funcs whose algorithm changed since a cache entry of this pipeline's
      * name and sizes was written (the entry was not used). */

@@ -15,6 +15,8 @@
 #include <cstring>
 #include <deque>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -25,6 +27,8 @@
 #include "autoschedule/HeuristicScheduler.h"
 #include "autoschedule/ScheduleUtil.h"
 #include "autoschedule/TuningCache.h"
+#include "frontend/CallableContents.h"
+#include "frontend/JITCall.h"
 #include "ir/Error.h"
 #include "ir/IRUtil.h"
 #include "loom/AutoSchedule.h"
@@ -99,6 +103,11 @@ bool same_output(const Buffer<> &a, const Buffer<> &b) {
     return std::memcmp(p, q, x.size_in_bytes()) == 0;
 }
 
+int thread_count() {
+    if (const char *n = std::getenv("LOOM_NUM_THREADS"); n && std::atoi(n) > 0) return std::atoi(n);
+    return int(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 class Tuner {
     Pipeline p_;
     Realization out_;
@@ -127,7 +136,11 @@ class Tuner {
         int order = 0;
     };
     std::vector<Tried> finalists_; // best few, fastest first
-    int baseline_order_ = 0;       // the first schedule that ran (the heuristic's)
+    std::vector<Function> outputs_;
+    Target target_;
+    int compile_threads_ = 1;
+    int largest_batch_ = 0;
+    int baseline_order_ = 0; // the first schedule that ran (the heuristic's)
     AutotuneProgress progress_;
 
     double elapsed() const { return ms_since(start_) / 1000; }
@@ -162,20 +175,29 @@ class Tuner {
         return t[t.size() / 2];
     }
 
-    /** Schedule, compile, check and time one candidate. False when it is a
-     * schedule already tried, or it failed. */
-    bool evaluate(const Knobs &k) {
-        Tried t;
-        t.knobs = k;
+    /** A candidate on its way: lowered (serially, as lowering reads the
+     * schedule now applied to the pipeline), then compiled (on a worker). */
+    struct Pending {
+        Tried tried;
+        std::shared_ptr<CallableContents> contents;
+        std::string error; // a failed compile
+    };
+
+    /** Schedule and lower one candidate. Nothing when it is a schedule
+     * already tried, or it failed (counted). */
+    std::optional<Pending> prepare(const Knobs &k) {
+        Pending p;
+        p.tried.knobs = k;
         try {
             user_state_.apply(p_);
             heuristic_schedule(p_, k.apply_to(base_), sizes_);
-            t.schedule = PipelineSchedule::of(p_);
+            p.tried.schedule = PipelineSchedule::of(p_);
         } catch (const std::exception &) {
-            return false; // knobs that do not make a schedule are not a trial
+            return std::nullopt; // knobs that do not make a schedule are not a trial
         }
-        if (!seen_.insert(t.schedule.hash()).second) return false;
+        if (!seen_.insert(p.tried.schedule.hash()).second) return std::nullopt;
         progress_.trials++;
+        p.tried.order = progress_.trials;
         try {
             // A testing aid: LOOM_AUTOTUNE_INJECT_FAILURES=n makes every n-th
             // candidate after the first fail, to check that failures are skipped.
@@ -183,7 +205,37 @@ class Tuner {
             const int inject = inject_env ? std::atoi(inject_env) : 0;
             if (inject > 0 && progress_.trials > 1 && progress_.trials % inject == 0)
                 throw std::runtime_error("injected failure");
-            t.callable = p_.compile_to_callable(args_, o_.target);
+            p.contents = std::make_shared<CallableContents>(
+                lower_callable(outputs_, args_, target_, p_.jit_handlers()));
+        } catch (const std::exception &) {
+            progress_.failed++;
+            report();
+            return std::nullopt;
+        }
+        return p;
+    }
+
+    /** Machine code for a batch, one compile engine per candidate at once. */
+    static void compile_all(std::vector<Pending> &batch) {
+        auto compile = [](Pending &p) {
+            try {
+                compile_callable(*p.contents);
+            } catch (const std::exception &e) {
+                p.error = e.what();
+            }
+        };
+        std::vector<std::thread> workers;
+        for (size_t i = 1; i < batch.size(); i++) workers.emplace_back(compile, std::ref(batch[i]));
+        if (!batch.empty()) compile(batch[0]);
+        for (std::thread &w : workers) w.join();
+    }
+
+    /** Check and time one compiled candidate (never while others compile). */
+    void measure(Pending &p) {
+        Tried &t = p.tried;
+        try {
+            if (!p.error.empty()) throw std::runtime_error(p.error);
+            t.callable = Callable(p.contents);
             double first = run_once(t.callable);
             bool is_first = reference_.empty();
             if (is_first) {
@@ -196,15 +248,14 @@ class Tuner {
             double best = finalists_.empty() ? 0 : finalists_.front().ms;
             if (best > 0 && first > 3 * best) {
                 report();
-                return true; // far slower: not worth timing
+                return; // far slower: not worth timing
             }
             t.ms = median_of(t.callable, o_.runs);
         } catch (const std::exception &) {
             progress_.failed++;
             report();
-            return false;
+            return;
         }
-        t.order = progress_.trials;
         if (baseline_order_ == 0) {
             baseline_order_ = t.order;
             progress_.baseline_ms = t.ms;
@@ -220,7 +271,6 @@ class Tuner {
         }
         progress_.best_ms = finalists_.front().ms;
         report();
-        return true;
     }
 
     /** One-knob changes of k, in a seeded order. */
@@ -328,8 +378,10 @@ public:
     Tuner(Pipeline p, Realization out, const AutotuneOptions &o)
         : p_(std::move(p)), out_(std::move(out)), o_(o), rng_(o.seed) {
         base_ = heuristic_options(o.target, {});
-        std::vector<Function> outputs;
+        std::vector<Function> &outputs = outputs_;
         for (const Func &f : p_.outputs()) outputs.push_back(f.function());
+        target_ = pipeline_target(p_, resolve_jit_target(o.target, outputs[0].name()));
+        compile_threads_ = o.compile_threads > 0 ? o.compile_threads : thread_count();
         size_t slot = 0;
         for (const Function &f : outputs) {
             std::vector<int> s;
@@ -390,26 +442,36 @@ public:
         std::deque<Knobs> queue{Knobs()};
         Knobs climbed_from;
         bool climbed = false;
+        // The heuristic's own schedule first and alone: it is the reference
+        // every other output is checked against.
+        size_t batch_size = 1;
         while (!out_of_budget()) {
-            if (queue.empty()) {
-                if (finalists_.empty()) break; // nothing works: give up
-                const Knobs &best = finalists_.front().knobs;
-                if (!climbed || !(best == climbed_from)) {
-                    for (const Knobs &n : neighbours(best)) queue.push_back(n);
-                    climbed_from = best;
-                    climbed = true;
-                } else {
-                    queue.push_back(random_knobs());
+            std::vector<Pending> batch;
+            while (batch.size() < batch_size && !out_of_budget()) {
+                if (queue.empty()) {
+                    if (finalists_.empty()) break; // the first failed: nothing to climb from
+                    const Knobs &best = finalists_.front().knobs;
+                    if (!climbed || !(best == climbed_from)) {
+                        for (const Knobs &n : neighbours(best)) queue.push_back(n);
+                        climbed_from = best;
+                        climbed = true;
+                    } else {
+                        queue.push_back(random_knobs());
+                    }
                 }
+                Knobs k = queue.front();
+                queue.pop_front();
+                if (auto p = prepare(k)) batch.push_back(std::move(*p));
             }
-            Knobs k = queue.front();
-            queue.pop_front();
+            if (batch.empty()) break;
+            compile_all(batch);
+            largest_batch_ = std::max(largest_batch_, int(batch.size()));
             double best_before = finalists_.empty() ? 0 : finalists_.front().ms;
-            evaluate(k);
+            for (Pending &p : batch) measure(p);
             // An improvement restarts the climb around the new best.
             if (!finalists_.empty() && best_before > 0 && finalists_.front().ms < best_before)
                 queue.clear();
-            if (progress_.trials == 0 && queue.empty() && finalists_.empty()) break;
+            if (!finalists_.empty()) batch_size = size_t(compile_threads_);
         }
         AutotuneResult r;
         r.trials = progress_.trials;
@@ -429,14 +491,10 @@ public:
         for (const Tried &t : finalists_)
             if (t.order == baseline_order_) r.baseline_ms = t.ms;
         r.tuning_seconds = elapsed();
+        r.largest_compile_batch = largest_batch_;
         return r;
     }
 };
-
-int thread_count() {
-    if (const char *n = std::getenv("LOOM_NUM_THREADS"); n && std::atoi(n) > 0) return std::atoi(n);
-    return int(std::max(1u, std::thread::hardware_concurrency()));
-}
 
 } // namespace
 

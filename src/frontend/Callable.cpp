@@ -29,7 +29,20 @@ std::string given_text(const Callable::Value &v) {
 CallableContents make_callable_contents(const std::vector<Function> &outputs,
                                         const std::vector<Argument> &args, const Target &target,
                                         const JITHandlers &handlers) {
+    CallableContents c = lower_callable(outputs, args, target, handlers);
+    compile_callable(c);
+    return c;
+}
+
+void compile_callable(CallableContents &c) {
+    c.module = JITModule::compile(c.lowered, c.target);
+}
+
+CallableContents lower_callable(const std::vector<Function> &outputs,
+                                const std::vector<Argument> &args, const Target &target,
+                                const JITHandlers &handlers) {
     CallableContents c;
+    c.target = target;
     c.name = outputs[0].name();
     c.handlers = handlers;
     for (size_t i = 0; i < args.size(); i++) {
@@ -43,7 +56,6 @@ CallableContents make_callable_contents(const std::vector<Function> &outputs,
                                                                 << " is listed twice");
     }
     c.lowered = lower(outputs, "loom_callable_" + c.name, target, args);
-    c.module = JITModule::compile(c.lowered, target);
 
     // The listed arguments keep their order; the lowered ones follow it,
     // with concrete Buffers and outputs placed after.

@@ -26,12 +26,23 @@ struct CallableContents {
     std::vector<int> source;
     /** The Pipeline's jit_handlers() when the Callable was made. */
     JITHandlers handlers;
+    /** What `lowered` is compiled for. */
+    Target target;
 };
 
 /** Compile `outputs` for a Callable taking `args` (then the outputs). */
 CallableContents make_callable_contents(const std::vector<Function> &outputs,
                                         const std::vector<Argument> &args, const Target &target,
                                         const JITHandlers &handlers);
+
+/** make_callable_contents in two halves, so that several pipelines compile
+ * at once (loom::autotune): lower_callable lowers and maps the arguments
+ * (it reads the Funcs' schedules, so nothing may change them meanwhile);
+ * compile_callable makes the machine code, on any thread. */
+CallableContents lower_callable(const std::vector<Function> &outputs,
+                                const std::vector<Argument> &args, const Target &target,
+                                const JITHandlers &handlers);
+void compile_callable(CallableContents &c);
 
 } // namespace Internal
 } // namespace loom

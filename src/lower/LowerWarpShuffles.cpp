@@ -168,8 +168,10 @@ private:
             fail("its gpu_lanes loops have extent " + std::to_string(lanes) +
                  ", not a power of two up to the warp size (32)");
         if (shape.extent[0] != lanes)
-            fail("the block is " + std::to_string(shape.extent[0]) +
-                 " threads wide in x but the gpu_lanes loops have " + std::to_string(lanes) +
+            fail((shape.extent[0] < 0
+                      ? std::string("the block's width in x is not a constant")
+                      : "the block is " + std::to_string(shape.extent[0]) + " threads wide in x") +
+                 " but the gpu_lanes loops have " + std::to_string(lanes) +
                  " lanes; give every x thread loop of the kernel the lanes' extent");
         // Every access of the Func must be made by the lanes together.
         class OutsideLanes : public IRVisitor {
@@ -350,6 +352,13 @@ private:
                 Expr reg = simplify(a.offset / make_const(Int(32), self.lanes));
                 return Store::make(op->name, mutate(op->value), reg, Buffer<>(), Parameter());
             }
+            Expr visit(const Call *op) override {
+                if (op->is_intrinsic(Intrinsic::atomic_update))
+                    if (const auto *name = op->args[0].as<StringImm>();
+                        name && name->value == self.alloc->name)
+                        self.fail("it is updated atomically; drop atomic() from its update");
+                return IRMutator::visit(op);
+            }
             Expr visit(const Load *op) override {
                 if (op->name != self.alloc->name) return IRMutator::visit(op);
                 if (op->type.is_vector() || op->predicate.defined())
@@ -390,8 +399,8 @@ private:
             Expr sent = register_load(t, simplify(first_reg + make_const(Int(32), j)));
             std::string name = unique_name("lane_value");
             shuffles++;
-            hoisted.emplace_back(name, Call::make(t, Intrinsic::gpu_warp_shuffle,
-                                                  {sent, source, w}, Call::Intrinsic));
+            hoisted.emplace_back(name, Call::make(t, Intrinsic::gpu_warp_shuffle, {sent, source, w},
+                                                  Call::Intrinsic));
             Expr v = Variable::make(t, name);
             // source is never negative: register j serves sources below (j + 1) * W.
             Expr below = simplify(source < make_const(Int(32), (j + 1) * lanes));

@@ -2,7 +2,8 @@
 // the reference result and is no slower than the heuristic's own choice
 // (which always stays a finalist), the cache returns the same winner with
 // no trials, a changed algorithm makes its entry stale (reported by Func
-// name), and failing candidates are skipped.
+// name), failing candidates are skipped, and candidates compile in
+// batches on several threads.
 
 #include <catch2/catch.hpp>
 
@@ -124,6 +125,28 @@ TEST_CASE("autotune: failing candidates are skipped, not fatal", "[autotune]") {
     Buffer<int> out = funcs.back().realize({W, H});
     for (int j = 0; j < H; j++)
         for (int i = 0; i < W; i++) REQUIRE(out(i, j) == shape.reference(in, i, j));
+}
+
+TEST_CASE("autotune: candidates compile several at once, then run one at a time", "[autotune]") {
+    const int W = 128, H = 64;
+    Buffer<int> in = image(W, H);
+    auto shape = loom_test::stencil_chain();
+    for (int threads : {1, 3}) {
+        std::vector<Func> funcs = shape.build(in);
+        AutotuneOptions o = quick(fresh_cache_dir("batch"));
+        o.use_cache = false;
+        o.max_trials = 7;
+        o.compile_threads = threads;
+        AutotuneResult r = autotune(Pipeline(funcs.back()), {W, H}, o);
+        INFO("compile_threads " << threads << "\n" << r.schedule_source);
+        // The heuristic's schedule alone first (the reference), then batches.
+        CHECK(r.trials == 7);
+        CHECK(r.failed == 0);
+        CHECK(r.largest_compile_batch == threads);
+        Buffer<int> out = funcs.back().realize({W, H});
+        for (int j = 0; j < H; j++)
+            for (int i = 0; i < W; i++) REQUIRE(out(i, j) == shape.reference(in, i, j));
+    }
 }
 
 TEST_CASE("autotune: bad requests are clear errors", "[autotune]") {
