@@ -269,6 +269,31 @@ TEST_CASE("trace file: HL_TRACE_FILE works as in Halide, with Func types and bou
     CHECK(t_stores == 2 * 5 * 4);
 }
 
+TEST_CASE("trace file: stores from parallel tasks are whole packets, each once",
+          "[compat][tracing][trace_file]") {
+    loom_test::ScratchFile file("trace_file", "parallel.trace");
+    loom_test::ScopedEnv hl("HL_TRACE_FILE", nullptr);
+    loom_test::ScopedEnv env("LOOM_TRACE_FILE", file.path.c_str());
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = x + 100 * y;
+    f.parallel(y).trace_stores();
+    const int w = 64, h = 32;
+    f.realize({w, h});
+    REQUIRE(loom_shutdown_trace() == 0);
+    std::vector<TracePacket> packets = compat::read_trace_file(file.path);
+    std::vector<std::string> stores, expected;
+    for (const TracePacket &p : packets)
+        if (p.event == loom_trace_store) stores.push_back(describe(p));
+    for (int yy = 0; yy < h; yy++)
+        for (int xx = 0; xx < w; xx++)
+            expected.push_back(event(loom_trace_store, "f", {xx, yy}, xx + 100 * yy));
+    std::sort(stores.begin(), stores.end());
+    std::sort(expected.begin(), expected.end());
+    CHECK(stores == expected);
+    CHECK(packets.size() == size_t(w * h) + 3); // begin, the tag, end
+}
+
 TEST_CASE("trace file: AOT code writes the same packets through Loom::Runtime",
           "[compat][tracing][trace_file][compile_to]") {
     Target host = get_host_target();
