@@ -42,7 +42,7 @@ CallableContents make_callable_contents(const std::vector<Function> &outputs,
                 user_error("compile_to_callable: the argument " << args[i].name
                                                                 << " is listed twice");
     }
-    c.lowered = lower(outputs, "loom_callable_" + c.name, target, args);
+    c.lowered = lower(outputs, "loom_callable_" + c.name, target, args, c.name);
     c.module = JITModule::compile(c.lowered, target);
 
     // The listed arguments keep their order; the lowered ones follow it,

@@ -263,7 +263,7 @@ std::shared_ptr<const CompiledPipeline> compiled_for(PipelineContents &c, const 
     auto made = std::make_shared<CompiledPipeline>();
     made->name = c.name;
     run_on_deep_stack([&] {
-        made->lowered = lower(c.outputs, c.name, target);
+        made->lowered = lower(c.outputs, c.name, target, {}, c.outputs[0].name());
         also_compile_cuda_for_test(c.outputs, c.name, target, made->lowered);
         check_kernels_fit_device(made->lowered);
         made->module = JITModule::compile(made->lowered, target);

@@ -200,7 +200,9 @@ TEST_CASE("Pipeline::trace_pipeline emits the pipeline events of that Pipeline",
     call.handlers.custom_trace = record;
     Buffer<int> out2(3);
     REQUIRE(c(&call, out2) == 0);
-    CHECK(call.events.size() == 2);
+    REQUIRE(call.events.size() == 2);
+    CHECK(call.events[0].func == "f"); // the pipeline, named after its output as in Halide
+    CHECK(ctx.events[0].func == "f");
     for (int i = 0; i < 3; i++) CHECK(out2(i) == i * i + 1);
 
     // Ahead-of-time lowering of the traced Pipeline has the events too.
