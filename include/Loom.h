@@ -34,6 +34,7 @@
 #include "loom/InlineReductions.h"
 #include "loom/JITHandlers.h"
 #include "loom/Lambda.h"
+#include "loom/Module.h"
 #include "loom/Param.h"
 #include "loom/Pipeline.h"
 #include "loom/PipelineSchedule.h"

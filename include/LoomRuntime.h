@@ -190,8 +190,22 @@ typedef struct loom_call_context_t {
 
 /** The default trace handler: prints the event as one line through the
  * call's print handler (stderr by default), e.g. `Store f.0(3, 4) = 7`, and
- * returns a process-wide increasing id. */
+ * returns a process-wide increasing id. When the environment variable
+ * LOOM_TRACE_FILE (or Halide's HL_TRACE_FILE) names a file, it appends the
+ * event to that file instead, as a binary packet in the layout of Halide's
+ * halide_trace_packet_t (what HalideTraceViz reads): uint32 size, int32 id,
+ * the loom_type_t, int32 event, parent_id, value_index and dimensions, then
+ * the int32 coordinates, the value's bytes (type.lanes elements; zeros for
+ * events without a value), the func name and the trace tag, each ending in
+ * NUL, padded with zeros to a multiple of 4 bytes; `size` counts all of it.
+ * Packets of concurrent calls do not interleave; the file is flushed at
+ * each end_pipeline event and at exit. */
 int32_t loom_default_trace(void *user_context, const loom_trace_event_t *event);
+
+/** Flushes and closes the trace file of loom_default_trace (Halide's
+ * halide_shutdown_trace); the next event opens it again. Returns 0, or
+ * loom_error_code_generic if writing it failed. */
+int loom_shutdown_trace(void);
 
 /** Global error handler: called with the user context (may be NULL) and a
  * message. The default prints the message to stderr; it never aborts. */

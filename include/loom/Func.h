@@ -238,6 +238,8 @@ public:
                             const Target &target = get_target_from_environment());
     void compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
                             const Target &target);
+    Module compile_to_module(const std::vector<Argument> &args, const std::string &fn_name = "",
+                             const Target &target = get_target_from_environment());
     void compile_to(const std::map<OutputFileType, std::string> &output_files,
                     const std::vector<Argument> &args, const std::string &fn_name,
                     const Target &target = get_target_from_environment());

@@ -14,6 +14,7 @@
 #include "loom/Callable.h"
 #include "loom/Function.h"
 #include "loom/JITHandlers.h"
+#include "loom/Module.h"
 #include "loom/OutputFileType.h"
 #include "loom/Realization.h"
 #include "loom/Target.h"
@@ -209,6 +210,11 @@ public:
                             const Target &target) {
         compile_to_bitcode(filename, args, "", target);
     }
+    /** Lower the pipeline once into the entry point fn_name (default: the
+     * first output's name) for target: the Module writes any of
+     * compile_to's outputs from that lowering (Module::compile). */
+    Module compile_to_module(const std::vector<Argument> &args, const std::string &fn_name = "",
+                             const Target &target = get_target_from_environment());
     /** Write several outputs from one lowering: each entry names a kind of
      * file and its file name (see OutputFileType for the kinds Loom
      * writes; the others are a CompileError). */

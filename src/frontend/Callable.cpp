@@ -55,7 +55,7 @@ CallableContents lower_callable(const std::vector<Function> &outputs,
                 user_error("compile_to_callable: the argument " << args[i].name
                                                                 << " is listed twice");
     }
-    c.lowered = lower(outputs, "loom_callable_" + c.name, target, args);
+    c.lowered = lower(outputs, "loom_callable_" + c.name, target, args, c.name);
 
     // The listed arguments keep their order; the lowered ones follow it,
     // with concrete Buffers and outputs placed after.

@@ -63,6 +63,11 @@ void Func::compile_to_bitcode(const std::string &filename, const std::vector<Arg
     compile_to_bitcode(filename, args, "", target);
 }
 
+Module Func::compile_to_module(const std::vector<Argument> &args, const std::string &fn_name,
+                               const Target &target) {
+    return pipeline().compile_to_module(args, entry_name(*this, fn_name), target);
+}
+
 void Func::compile_to(const std::map<OutputFileType, std::string> &output_files,
                       const std::vector<Argument> &args, const std::string &fn_name,
                       const Target &target) {

@@ -17,6 +17,7 @@
 #include "frontend/DeviceLimits.h"
 #include "frontend/JITCall.h"
 #include "frontend/JITStats.h"
+#include "frontend/LoweredText.h"
 #include "ir/Error.h"
 #include "ir/IR.h"
 #include "ir/IRPrinter.h"
@@ -175,13 +176,6 @@ void write_file(const std::string &filename, const std::string &text) {
     if (!out) user_error("Failed writing " << filename);
 }
 
-/** `body` as the text of f's entry point: func NAME(args) { ... }. */
-std::string stmt_text(const LoweredFunc &f, const Stmt &body) {
-    std::string header = "func " + f.name + "(";
-    for (size_t i = 0; i < f.args.size(); i++) header += (i ? ", " : "") + f.args[i].name;
-    return header + ") {\n" + to_string(body) + "}\n";
-}
-
 std::string plural(int n, const char *word) {
     return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
@@ -269,7 +263,7 @@ std::shared_ptr<const CompiledPipeline> compiled_for(PipelineContents &c, const 
     auto made = std::make_shared<CompiledPipeline>();
     made->name = c.name;
     run_on_deep_stack([&] {
-        made->lowered = lower(c.outputs, c.name, target);
+        made->lowered = lower(c.outputs, c.name, target, {}, c.outputs[0].name());
         also_compile_cuda_for_test(c.outputs, c.name, target, made->lowered);
         check_kernels_fit_device(made->lowered);
         made->module = JITModule::compile(made->lowered, target);
@@ -282,6 +276,48 @@ std::shared_ptr<const CompiledPipeline> compiled_for(PipelineContents &c, const 
 }
 
 } // namespace
+
+namespace {
+/** `body` as the text of f's entry point: func NAME(args) { ... }. */
+std::string stmt_text(const LoweredFunc &f, const Stmt &body) {
+    std::string header = "func " + f.name + "(";
+    for (size_t i = 0; i < f.args.size(); i++) header += (i ? ", " : "") + f.args[i].name;
+    return header + ") {\n" + to_string(body) + "}\n";
+}
+} // namespace
+
+std::string lowered_stmt_text(const LoweredFunc &f, StmtOutputFormat format) {
+    std::string text;
+    // Printing recurses as deep as the IR.
+    run_on_deep_stack([&] {
+        if (format == StmtOutputFormat::HTML) {
+            text = to_html(f.body, f.name);
+            return;
+        }
+        // Launches name their device source; the kernels follow as IR.
+        Stmt body = unembed_device_source(f.body, f.device_sources);
+        text = stmt_text(f, body) + kernels_to_string(f.kernels);
+    });
+    return text;
+}
+
+std::string conceptual_stmt_text(const LoweredFunc &f, StmtOutputFormat format) {
+    std::string text;
+    run_on_deep_stack([&] {
+        text = format == StmtOutputFormat::HTML ? to_html(f.conceptual_body, f.name)
+                                                : stmt_text(f, f.conceptual_body);
+    });
+    return text;
+}
+
+std::string device_source_text(const LoweredFunc &f, const Target &target) {
+    std::string text;
+    for (const auto &[api, source] : f.device_sources) text += source;
+    if (text.empty())
+        text = "/* The pipeline of " + f.name + " has no GPU kernels for target " +
+               target.to_string() + ". */\n";
+    return text;
+}
 
 } // namespace Internal
 
@@ -598,36 +634,25 @@ Callable Pipeline::compile_to_callable(const std::vector<Argument> &args, const 
 void Pipeline::compile_to_lowered_stmt(const std::string &filename,
                                        const std::vector<Argument> &args, StmtOutputFormat format,
                                        const Target &target) {
-    // Printing and the passes after lowering recurse as deep as the IR.
+    // The passes after lowering recurse as deep as the IR.
     run_on_deep_stack([&] {
         if (!contents) user_error("compile_to_lowered_stmt of an empty Pipeline");
         require_defined(contents->outputs);
         std::string name = contents->outputs[0].name();
         LoweredFunc f = lower(contents->outputs, name, pipeline_target(*this, target), args);
-        if (format == StmtOutputFormat::HTML) {
-            write_file(filename, to_html(f.body, name));
-            return;
-        }
-        // Launches name their device source; the kernels follow as IR.
-        Stmt body = unembed_device_source(f.body, f.device_sources);
-        write_file(filename, stmt_text(f, body) + kernels_to_string(f.kernels));
+        write_file(filename, lowered_stmt_text(f, format));
     });
 }
 
 void Pipeline::compile_to_conceptual_stmt(const std::string &filename,
                                           const std::vector<Argument> &args,
                                           StmtOutputFormat format, const Target &target) {
-    // Printing and the passes after lowering recurse as deep as the IR.
     run_on_deep_stack([&] {
         if (!contents) user_error("compile_to_conceptual_stmt of an empty Pipeline");
         require_defined(contents->outputs);
         std::string name = contents->outputs[0].name();
         LoweredFunc f = lower(contents->outputs, name, pipeline_target(*this, target), args);
-        if (format == StmtOutputFormat::HTML) {
-            write_file(filename, to_html(f.conceptual_body, name));
-            return;
-        }
-        write_file(filename, stmt_text(f, f.conceptual_body));
+        write_file(filename, conceptual_stmt_text(f, format));
     });
 }
 
@@ -635,12 +660,7 @@ std::string Pipeline::device_source(const std::vector<Argument> &args, const Tar
     if (!contents) user_error("device_source of an empty Pipeline");
     require_defined(contents->outputs);
     LoweredFunc f = lower(contents->outputs, contents->outputs[0].name(), target, args);
-    std::string text;
-    for (const auto &[api, source] : f.device_sources) text += source;
-    if (text.empty())
-        text = "/* The pipeline of " + contents->outputs[0].name() +
-               " has no GPU kernels for target " + target.to_string() + ". */\n";
-    return text;
+    return device_source_text(f, target);
 }
 
 void Pipeline::compile_to_device_source(const std::string &filename,

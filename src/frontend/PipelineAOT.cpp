@@ -12,11 +12,13 @@
 #include "aot/AOTOutputs.h"
 #include "codegen/c/CodeGen_C.h"
 #include "frontend/DeviceSourceFiles.h"
+#include "frontend/ModuleContents.h"
 #include "frontend/TargetFeatures.h"
 #include "ir/Error.h"
 #include "ir/StackGuard.h"
 #include "loom/Func.h"
 #include "loom/Pipeline.h"
+#include "loom/PipelineSchedule.h"
 #include "lower/Lower.h"
 
 namespace loom {
@@ -80,55 +82,6 @@ LoweredFunc lower_for_machine_code(const Pipeline &p, const char *what,
 
 std::string object_file_suffix(const Target &t) {
     return t.os == Target::Windows ? ".obj" : ".o";
-}
-
-// The name of an OutputFileType, for messages.
-const char *output_name(OutputFileType type) {
-    switch (type) {
-    case OutputFileType::assembly:
-        return "assembly";
-    case OutputFileType::bitcode:
-        return "bitcode";
-    case OutputFileType::c_header:
-        return "c_header";
-    case OutputFileType::c_source:
-        return "c_source";
-    case OutputFileType::compiler_log:
-        return "compiler_log";
-    case OutputFileType::conceptual_stmt:
-        return "conceptual_stmt";
-    case OutputFileType::conceptual_stmt_html:
-        return "conceptual_stmt_html";
-    case OutputFileType::cpp_stub:
-        return "cpp_stub";
-    case OutputFileType::device_code:
-        return "device_code";
-    case OutputFileType::featurization:
-        return "featurization";
-    case OutputFileType::function_info_header:
-        return "function_info_header";
-    case OutputFileType::hlpipe:
-        return "hlpipe";
-    case OutputFileType::llvm_assembly:
-        return "llvm_assembly";
-    case OutputFileType::object:
-        return "object";
-    case OutputFileType::python_extension:
-        return "python_extension";
-    case OutputFileType::pytorch_wrapper:
-        return "pytorch_wrapper";
-    case OutputFileType::registration:
-        return "registration";
-    case OutputFileType::schedule:
-        return "schedule";
-    case OutputFileType::static_library:
-        return "static_library";
-    case OutputFileType::stmt:
-        return "stmt";
-    case OutputFileType::stmt_html:
-        return "stmt_html";
-    }
-    return "unknown";
 }
 
 // `suffix` made into the tail of a C identifier ('-' and other characters
@@ -209,91 +162,38 @@ void Pipeline::compile_to_bitcode(const std::string &filename, const std::vector
     write_file(filename, compile_machine_code(f, target, MachineCodeKind::Bitcode));
 }
 
+namespace {
+
+// The Module of compile_to_module and compile_to (`what` names the caller
+// in errors).
+Module make_module(const Pipeline &p, const char *what, const std::vector<Argument> &args,
+                   const std::string &fn_name, const Target &target) {
+    auto m = std::make_shared<ModuleContents>();
+    run_on_deep_stack([&] { m->lowered = lower_for_aot(p, what, args, fn_name, target); });
+    m->name = m->lowered.name;
+    m->target = target;
+    ModuleFunction signature{m->lowered.name, {}};
+    for (const LoweredArgument &a : m->lowered.args)
+        signature.args.emplace_back(a.name, Argument::Kind(a.kind), a.type, a.dimensions);
+    m->functions.push_back(signature);
+    m->schedule = PipelineSchedule::of(p).to_cpp();
+    return Module(m);
+}
+
+} // namespace
+
+Module Pipeline::compile_to_module(const std::vector<Argument> &args, const std::string &fn_name,
+                                   const Target &target) {
+    return make_module(*this, "compile_to_module", args, fn_name, target);
+}
+
 void Pipeline::compile_to(const std::map<OutputFileType, std::string> &output_files,
                           const std::vector<Argument> &args, const std::string &fn_name,
                           const Target &target) {
-    // Refuse what Loom cannot write before writing anything.
-    for (const auto &[type, filename] : output_files) {
-        switch (type) {
-        case OutputFileType::compiler_log:
-        case OutputFileType::cpp_stub:
-        case OutputFileType::featurization:
-        case OutputFileType::function_info_header:
-        case OutputFileType::hlpipe:
-        case OutputFileType::python_extension:
-        case OutputFileType::pytorch_wrapper:
-        case OutputFileType::registration:
-            user_error("compile_to: Loom cannot write the "
-                       << output_name(type) << " output (" << filename
-                       << "). It writes assembly, bitcode, c_header, c_source, "
-                          "conceptual_stmt, conceptual_stmt_html, device_code, llvm_assembly, "
-                          "object, schedule, static_library, stmt and stmt_html.");
-        default:
-            break;
-        }
-        if (filename.empty())
-            user_error("compile_to: the " << output_name(type) << " output has no file name");
-    }
-    // One lowering serves every output made from the entry point's code.
-    LoweredFunc f;
-    bool lowered = false;
-    auto code = [&]() -> const LoweredFunc & {
-        if (!lowered) f = lower_for_machine_code(*this, "compile_to", args, fn_name, target);
-        lowered = true;
-        return f;
-    };
-    for (const auto &[type, filename] : output_files) {
-        switch (type) {
-        case OutputFileType::assembly:
-            write_file(filename, compile_machine_code(code(), target, MachineCodeKind::Assembly));
-            break;
-        case OutputFileType::bitcode:
-            write_file(filename, compile_machine_code(code(), target, MachineCodeKind::Bitcode));
-            break;
-        case OutputFileType::llvm_assembly:
-            write_file(filename,
-                       compile_machine_code(code(), target, MachineCodeKind::LLVMAssembly));
-            break;
-        case OutputFileType::object:
-            write_file(filename, compile_machine_code(code(), target, MachineCodeKind::Object));
-            break;
-        case OutputFileType::static_library:
-            write_static_library(filename,
-                                 {{code().name + object_file_suffix(target),
-                                   compile_machine_code(code(), target, MachineCodeKind::Object)}},
-                                 target);
-            break;
-        case OutputFileType::c_header:
-            write_file(filename, c_header_text(code(), target));
-            break;
-        case OutputFileType::c_source:
-            write_file(filename, codegen_c(code(), target));
-            break;
-        case OutputFileType::stmt:
-        case OutputFileType::stmt_html:
-            compile_to_lowered_stmt(filename, args,
-                                    type == OutputFileType::stmt ? StmtOutputFormat::Text
-                                                                 : StmtOutputFormat::HTML,
-                                    target);
-            break;
-        case OutputFileType::conceptual_stmt:
-        case OutputFileType::conceptual_stmt_html:
-            compile_to_conceptual_stmt(filename, args,
-                                       type == OutputFileType::conceptual_stmt
-                                           ? StmtOutputFormat::Text
-                                           : StmtOutputFormat::HTML,
-                                       target);
-            break;
-        case OutputFileType::device_code:
-            compile_to_device_source(filename, args, target);
-            break;
-        case OutputFileType::schedule:
-            write_file(filename, PipelineSchedule::of(*this).to_cpp());
-            break;
-        default:
-            internal_error("compile_to: output " << output_name(type) << " was not refused");
-        }
-    }
+    // Refuse what Loom cannot write before lowering or writing anything.
+    check_output_files(output_files, "compile_to");
+    Module m = make_module(*this, "compile_to", args, fn_name, target);
+    write_module_outputs(m.contents(), output_files, "compile_to");
 }
 
 void Pipeline::compile_to_multitarget_static_library(const std::string &filename_prefix,

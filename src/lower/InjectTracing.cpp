@@ -8,19 +8,28 @@
 // realized over their output buffers. Tracing a load or store of a Func
 // without traced realizations gives parent id 0; a load of an input buffer
 // (target feature trace_loads, or ImageParam::trace_loads) has the pipeline
-// as its parent.
+// as its parent. After begin_pipeline, each traced Func and input gets a
+// tag "func_type_and_dim: <types> <code bits lanes>... <dims> <min extent>..."
+// (as Halide's, for tools such as HalideTraceViz), then its own tags; the
+// bounds are those of the whole run (the output buffer for an output, the
+// input buffer for an input, the region written over the pipeline for
+// another Func), known at run time: the event passes them as coordinates
+// and the runtime appends them to the tag (runtime/trace.cpp).
 
 #include "lower/InjectTracing.h"
 
+#include <map>
 #include <set>
 #include <utility>
 
 #include "LoomRuntime.h"
+#include "analysis/Simplify.h"
 #include "ir/Error.h"
 #include "ir/IRMutator.h"
 #include "ir/IROperator.h"
 #include "ir/IRUtil.h"
 #include "lower/GPULoops.h"
+#include "lower/RegionsTouched.h"
 
 namespace loom {
 namespace Internal {
@@ -73,8 +82,16 @@ public:
         all_realizations = all_loads || all_stores || target.has_feature(Target::TraceRealizations);
     }
 
-    /** Funcs with tag events, in the order first met, with their tags. */
-    std::vector<std::pair<std::string, std::vector<std::string>>> tags;
+    /** A traced Func or input, which gets tag events. */
+    struct Traced {
+        std::string name;
+        std::vector<Type> types;
+        int dimensions = 0;
+        bool is_input = false;
+        std::vector<std::string> tags; // add_trace_tag's
+    };
+    /** In the order first met. */
+    std::vector<Traced> traced;
 
 private:
     const Environment &env;
@@ -88,8 +105,13 @@ private:
     }
 
     void add_tags(const Function &f) {
-        if (f.trace_tags().empty() || !tagged.insert(f.name()).second) return;
-        tags.emplace_back(f.name(), f.trace_tags());
+        if (!tagged.insert(f.name()).second) return;
+        traced.push_back({f.name(), f.output_types(), f.dimensions(), false, f.trace_tags()});
+    }
+
+    void add_input_tags(const Call *load) {
+        if (!tagged.insert(load->name).second) return;
+        traced.push_back({load->name, {load->type}, int(load->args.size()), true, {}});
     }
 
     /** Tracing runs on the host: a traced Func inside a kernel is an error.
@@ -130,6 +152,7 @@ private:
         } else if (op->call_type == Call::Image &&
                    (all_loads || (op->param.defined() && op->param.is_tracing_loads()))) {
             by_func = !all_loads;
+            add_input_tags(op);
             parent = int32_var(pipeline_id);
         } else {
             return e;
@@ -221,6 +244,34 @@ private:
     }
 };
 
+/** The region of the whole run of each traced Func: its output buffer for
+ * an output, its buffer for an input, else what the pipeline writes. */
+std::map<std::string, Box> regions_of_funcs(const Stmt &s,
+                                            const std::vector<InjectTracing::Traced> &traced,
+                                            const std::vector<Function> &outputs) {
+    std::map<std::string, Box> boxes;
+    std::map<std::string, std::string> buffer_of;
+    for (const Function &f : outputs) buffer_of[f.name()] = f.output_buffers().at(0).name();
+    RegionQuery query;
+    for (const auto &t : traced) {
+        if (t.is_input || buffer_of.count(t.name)) {
+            const std::string &buffer = t.is_input ? t.name : buffer_of[t.name];
+            Box b(t.dimensions);
+            for (int d = 0; d < t.dimensions; d++) {
+                Expr min = int32_var(buffer + ".min." + std::to_string(d));
+                Expr extent = int32_var(buffer + ".extent." + std::to_string(d));
+                b[d] = Interval(min, simplify(Sub::make(Add::make(min, extent), Expr(1))));
+            }
+            boxes[t.name] = b;
+        } else {
+            query.names.insert(t.name);
+        }
+    }
+    if (!query.names.empty())
+        for (auto &[name, box] : regions_written(s, query)) boxes[name] = box;
+    return boxes;
+}
+
 } // namespace
 
 Stmt inject_tracing(const Stmt &s, const std::string &pipeline_name,
@@ -255,14 +306,35 @@ Stmt inject_tracing(const Stmt &s, const std::string &pipeline_name,
     Expr pipeline = int32_var(pipeline_id);
     body = Block::make(body, Evaluate::make(trace_event(pipeline_name, loom_trace_end_pipeline,
                                                         pipeline, 0, Int(32), Expr(), {})));
-    // Tags go first, in the order of their Funcs, each Func's in its order.
-    for (auto f = tracing.tags.rbegin(); f != tracing.tags.rend(); ++f) {
-        for (auto tag = f->second.rbegin(); tag != f->second.rend(); ++tag) {
-            Expr event =
-                trace_event(f->first, loom_trace_tag, pipeline, 0, Int(32), Expr(), {}, *tag);
-            body = Block::make(Evaluate::make(event), body);
+    // Tags go first, in the order of their Funcs: each Func's
+    // func_type_and_dim tag, then its own tags in their order.
+    std::map<std::string, Box> written = regions_of_funcs(inner, tracing.traced, outputs);
+    std::vector<Stmt> tags;
+    for (const auto &t : tracing.traced) {
+        std::vector<Expr> bounds;
+        for (int d = 0; d < t.dimensions; d++) {
+            Interval i = written.count(t.name) && d < int(written[t.name].size())
+                             ? written[t.name][d]
+                             : Interval();
+            // Unbounded (a data-dependent write): reported as 0 0.
+            Expr min = i.is_bounded() ? i.min : Expr(0);
+            Expr extent =
+                i.is_bounded() ? simplify(Add::make(Sub::make(i.max, i.min), Expr(1))) : Expr(0);
+            bounds.push_back(min);
+            bounds.push_back(extent);
         }
+        std::string type_and_dim = "func_type_and_dim: " + std::to_string(t.types.size());
+        for (const Type &type : t.types)
+            type_and_dim += " " + std::to_string(int(type.code)) + " " + std::to_string(type.bits) +
+                            " " + std::to_string(type.lanes);
+        type_and_dim += " " + std::to_string(t.dimensions);
+        tags.push_back(Evaluate::make(trace_event(t.name, loom_trace_tag, pipeline, 0, Int(32),
+                                                  Expr(), bounds, type_and_dim)));
+        for (const std::string &tag : t.tags)
+            tags.push_back(Evaluate::make(
+                trace_event(t.name, loom_trace_tag, pipeline, 0, Int(32), Expr(), {}, tag)));
     }
+    for (auto tag = tags.rbegin(); tag != tags.rend(); ++tag) body = Block::make(*tag, body);
     Expr begin =
         trace_event(pipeline_name, loom_trace_begin_pipeline, Expr(0), 0, Int(32), Expr(), {});
     body = LetStmt::make(pipeline_id, begin, body);

@@ -106,7 +106,8 @@ void check_no_gpu_loops_with_large_buffers(const Stmt &s, const std::string &pip
 }
 
 LoweredFunc lower_on_this_stack(const std::vector<Function> &outputs, const std::string &name,
-                                const Target &target, const std::vector<Argument> &listed) {
+                                const Target &target, const std::vector<Argument> &listed,
+                                const std::string &pipeline_name) {
     check_can_generate_code(target, "pipeline " + name);
     PassLog log_pass;
     Environment env = find_environment(outputs);
@@ -134,7 +135,7 @@ LoweredFunc lower_on_this_stack(const std::vector<Function> &outputs, const std:
 
     // After bounds inference, while Funcs are multi-dimensional, as in
     // Halide: events name the Func and carry its coordinates and bounds.
-    s = inject_tracing(s, name, outputs, env, target);
+    s = inject_tracing(s, pipeline_name.empty() ? name : pipeline_name, outputs, env, target);
     log_pass("inject_tracing", s);
 
     s = check_vector_extents(s);
@@ -232,7 +233,8 @@ LoweredFunc lower_on_this_stack(const std::vector<Function> &outputs, const std:
 } // namespace
 
 LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
-                  const Target &target, const std::vector<Argument> &listed) {
+                  const Target &target, const std::vector<Argument> &listed,
+                  const std::string &pipeline_name) {
     // Deep pipelines recurse deeply in every pass; the retargeting flag is
     // thread-local, so it is carried over to the deep-stack thread.
     bool as_cuda = opencl_lowered_as_cuda();
@@ -240,7 +242,7 @@ LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
     run_on_deep_stack([&] {
         std::optional<ScopedOpenCLAsCUDA> retarget;
         if (as_cuda) retarget.emplace();
-        result = lower_on_this_stack(outputs, name, target, listed);
+        result = lower_on_this_stack(outputs, name, target, listed, pipeline_name);
     });
     return result;
 }

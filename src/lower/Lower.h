@@ -20,9 +20,12 @@ namespace Internal {
  * matched by name), followed by one output buffer per output Func. An
  * Argument of known shape (from a Param, an ImageParam, ...) that the
  * pipeline does not read still becomes an argument, at its listed place,
- * which the code ignores; a name-only one does not. */
+ * which the code ignores; a name-only one does not. `pipeline_name` (empty:
+ * `name`) is what trace events call the pipeline: the JIT, whose entry
+ * points have unique names, passes the first output's, as Halide's does. */
 LoweredFunc lower(const std::vector<Function> &outputs, const std::string &name,
-                  const Target &target, const std::vector<Argument> &args = {});
+                  const Target &target, const std::vector<Argument> &args = {},
+                  const std::string &pipeline_name = "");
 
 } // namespace Internal
 } // namespace loom

@@ -181,6 +181,10 @@ int loom_device_reset(void *uc, int32_t device_api);
 
 /* print()/print_when(): writes a line to stderr. */
 void loom_print(void *uc, const char *message);
+/* With LOOM_TRACE_FILE or HL_TRACE_FILE set: appends the event, with id
+ * `id`, to that file as a binary packet (trace_file.cpp) and returns 1;
+ * otherwise (or when the file cannot be opened) returns 0. */
+int loom_trace_file_write(void *uc, const loom_trace_event_t *event, int32_t id);
 /* One trace event (lower/InjectTracing.cpp): builds a loom_trace_event_t of
  * the arguments and passes it to the context's trace_handler, else to
  * loom_default_trace; returns the handler's id. */

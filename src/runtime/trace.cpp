@@ -1,6 +1,7 @@
 // Tracing (Func::trace_loads/trace_stores/trace_realizations and the
 // trace_* target features): the call generated code makes for each event,
-// and the default handler, which prints one line per event.
+// and the default handler, which prints one line per event (or writes a
+// binary packet to the trace file: trace_file.cpp).
 
 #include <atomic>
 #include <cinttypes>
@@ -109,6 +110,7 @@ std::atomic<int32_t> next_trace_id{1};
 
 extern "C" int32_t loom_default_trace(void *user_context, const loom_trace_event_t *event) {
     int32_t id = next_trace_id.fetch_add(1);
+    if (loom_trace_file_write(user_context, event, id)) return id;
     loom_print(user_context, event_line(event).c_str());
     return id;
 }
@@ -131,6 +133,18 @@ extern "C" int32_t loom_trace(void *user_context, const char *func, void *value,
     event.parent_id = parent_id;
     event.value_index = value_index;
     event.dimensions = dimensions;
+    // A tag event with coordinates is a func_type_and_dim tag whose bounds
+    // are known only now (InjectTracing.cpp): they are appended to the tag
+    // as " min extent" pairs, and the event has no coordinates, as Halide's.
+    std::string tag_with_bounds;
+    if (event_code == loom_trace_tag && dimensions > 0 && coordinates) {
+        tag_with_bounds = trace_tag ? trace_tag : "";
+        for (int i = 0; i < dimensions; i++)
+            tag_with_bounds += " " + std::to_string(coordinates[i]);
+        event.trace_tag = tag_with_bounds.c_str();
+        event.coordinates = nullptr;
+        event.dimensions = 0;
+    }
     auto *context = static_cast<loom_call_context_t *>(user_context);
     if (context && context->trace_handler) return context->trace_handler(context, &event);
     return loom_default_trace(user_context, &event);

@@ -122,11 +122,14 @@ TEST_CASE("ImageParam::trace_loads traces the loads of that input only", "[compa
     ctx.handlers.custom_trace = record;
     out = f.realize(&ctx, {3});
     for (int i = 0; i < 3; i++) CHECK(out(i) == a(i) + 2 * b(i));
-    REQUIRE(ctx.events.size() == 5);
+    // begin_pipeline, the input's func_type_and_dim tag, three loads.
+    REQUIRE(ctx.events.size() == 6);
     CHECK(ctx.events.front().event == loom_trace_begin_pipeline);
+    CHECK(ctx.events[1].event == loom_trace_tag);
+    CHECK(ctx.events[1].func == "traced");
     CHECK(ctx.events.back().event == loom_trace_end_pipeline);
     for (int i = 0; i < 3; i++) {
-        const Event &e = ctx.events[size_t(i) + 1];
+        const Event &e = ctx.events[size_t(i) + 2];
         Event expected{loom_trace_load, "traced", {i}, a(i), 0, 0};
         CHECK(describe(e) == describe(expected));
         CHECK(e.parent_id == ctx.events.front().id);
@@ -197,7 +200,9 @@ TEST_CASE("Pipeline::trace_pipeline emits the pipeline events of that Pipeline",
     call.handlers.custom_trace = record;
     Buffer<int> out2(3);
     REQUIRE(c(&call, out2) == 0);
-    CHECK(call.events.size() == 2);
+    REQUIRE(call.events.size() == 2);
+    CHECK(call.events[0].func == "f"); // the pipeline, named after its output as in Halide
+    CHECK(ctx.events[0].func == "f");
     for (int i = 0; i < 3; i++) CHECK(out2(i) == i * i + 1);
 
     // Ahead-of-time lowering of the traced Pipeline has the events too.
