@@ -194,7 +194,7 @@ TEST_CASE("tracing: a custom_trace handler sees Halide's events of a two-stage p
     });
 }
 
-TEST_CASE("tracing: the per-call handler overrides the Pipeline's; no trace, no events",
+TEST_CASE("tracing: the per-call handler overrides the Pipeline's, and no trace means no events",
           "[compat][tracing]") {
     TwoStage p;
     std::vector<Event> events;
