@@ -17,8 +17,6 @@ namespace loom {
 
 namespace Internal {
 
-namespace {
-
 void write_file(const std::string &filename, const std::string &contents) {
     std::ofstream out(filename, std::ios::binary);
     if (!out) user_error("Cannot open " << filename << " for writing");
@@ -29,6 +27,8 @@ void write_file(const std::string &filename, const std::string &contents) {
 std::string object_file_suffix(const Target &t) {
     return t.os == Target::Windows ? ".obj" : ".o";
 }
+
+namespace {
 
 // The name of an OutputFileType, for messages.
 const char *output_name(OutputFileType type) {

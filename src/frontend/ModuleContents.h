@@ -25,6 +25,11 @@ struct ModuleContents {
     std::string schedule;
 };
 
+/** Writes contents to filename (binary); CompileError when it cannot. */
+void write_file(const std::string &filename, const std::string &contents);
+/** ".obj" for Windows targets, else ".o". */
+std::string object_file_suffix(const Target &t);
+
 /** Refuses, naming `what`, an output kind Loom does not write or an empty
  * file name, before anything is written. */
 void check_output_files(const std::map<OutputFileType, std::string> &output_files,

@@ -27,13 +27,6 @@ using namespace Internal;
 
 namespace {
 
-void write_file(const std::string &filename, const std::string &contents) {
-    std::ofstream out(filename, std::ios::binary);
-    if (!out) user_error("Cannot open " << filename << " for writing");
-    out << contents;
-    if (!out) user_error("Failed writing " << filename);
-}
-
 // Lowers the pipeline into the entry point fn_name (default: the first
 // output's name), with the arguments in the order args gives (listed ones
 // the pipeline does not read included). The C source keeps concrete Buffers
@@ -78,10 +71,6 @@ LoweredFunc lower_for_machine_code(const Pipeline &p, const char *what,
         f = with_aot_device_code(lower_for_header(p, what, args, fn_name, target), target, what);
     });
     return f;
-}
-
-std::string object_file_suffix(const Target &t) {
-    return t.os == Target::Windows ? ".obj" : ".o";
 }
 
 // `suffix` made into the tail of a C identifier ('-' and other characters
