@@ -3,6 +3,7 @@
 // object files, whose wrapper picks a variant by the CPU it runs on.
 
 #include "Loom.h"
+#include "common/ScratchFile.h"
 namespace Halide = loom;
 
 #include <catch2/catch.hpp>
@@ -26,26 +27,11 @@ using Catch::Matchers::Contains;
 namespace {
 
 // A fresh directory per test case, removed afterwards.
-struct ScratchDir {
-    std::filesystem::path path;
-    explicit ScratchDir(const std::string &tag) {
-        path = std::filesystem::temp_directory_path() /
-               ("loom_compat_compile_to_" + tag + "_" + std::to_string(::getpid()));
-        std::filesystem::create_directories(path);
-    }
-    ~ScratchDir() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path, ignored);
-    }
-    std::string file(const std::string &name) const { return (path / name).string(); }
+struct ScratchDir : loom_test::ScratchDir {
+    explicit ScratchDir(const std::string &tag)
+        : loom_test::ScratchDir("compat_compile_to_" + tag) {}
 };
-
-std::string read_bytes(const std::string &name) {
-    std::ifstream in(name, std::ios::binary);
-    std::ostringstream os;
-    os << in.rdbuf();
-    return os.str();
-}
+using loom_test::read_bytes;
 
 bool starts_with(const std::string &s, const std::string &prefix) {
     return s.compare(0, prefix.size(), prefix) == 0;

@@ -3,6 +3,7 @@
 // the same files compile_to writes, from the lowering it was made with.
 
 #include "Loom.h"
+#include "common/ScratchFile.h"
 namespace Halide = loom;
 
 #include <catch2/catch.hpp>
@@ -19,26 +20,11 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-struct ScratchDir {
-    std::filesystem::path path;
-    explicit ScratchDir(const std::string &tag) {
-        path = std::filesystem::temp_directory_path() /
-               ("loom_compat_module_" + tag + "_" + std::to_string(::getpid()));
-        std::filesystem::create_directories(path);
-    }
-    ~ScratchDir() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path, ignored);
-    }
-    std::string file(const std::string &name) const { return (path / name).string(); }
+// A fresh directory per test case, removed afterwards.
+struct ScratchDir : loom_test::ScratchDir {
+    explicit ScratchDir(const std::string &tag) : loom_test::ScratchDir("compat_module_" + tag) {}
 };
-
-std::string read_bytes(const std::string &name) {
-    std::ifstream in(name, std::ios::binary);
-    std::ostringstream os;
-    os << in.rdbuf();
-    return os.str();
-}
+using loom_test::read_bytes;
 
 // out(x, y) = in(x, y) * scale + y.
 struct Scale {
