@@ -17,6 +17,7 @@
 #include "loom/Var.h"
 #include "lower/ComputeLevels.h"
 #include "lower/InlineFunctions.h"
+#include "lower/RVarIndependence.h"
 
 namespace loom {
 namespace Internal {
@@ -340,35 +341,6 @@ class StageNestBuilder {
         return origins;
     }
 
-    /** Does each iteration of rvar write its own element and read only that
-     * element of the Func (f(r) = g(f(r), r)), so iterations never conflict? */
-    bool rvar_is_independent(const std::string &rvar) const {
-        bool indexes = false;
-        for (const Expr &a : def.args) {
-            const auto *v = a.as<Variable>();
-            if (v && v->name == rvar) indexes = true;
-        }
-        if (!indexes) return false;
-        bool ok = true;
-        auto check = [&](const Expr &e) {
-            visit_all(e, [&](const IRNode *n) {
-                if (n->node_type != IRNodeType::Call) return;
-                const auto *c = static_cast<const Call *>(n);
-                if (c->call_type != Call::Loom || c->name != func.name()) return;
-                if (c->args.size() != def.args.size()) {
-                    ok = false;
-                    return;
-                }
-                for (size_t i = 0; i < c->args.size(); i++) {
-                    if (!equal(c->args[i], def.args[i])) ok = false;
-                }
-            });
-        };
-        for (const Expr &e : def.values) check(e);
-        for (const Expr &e : def.args) check(e);
-        return ok;
-    }
-
     /** The loops made from RVars, outermost first, as they visit the domain
      * in its own order (last RVar outermost; each split outer before inner);
      * empty when a fuse makes that order unclear. */
@@ -403,8 +375,11 @@ class StageNestBuilder {
     }
 
     /** Reordering the loops of an RDom changes the order in which a
-     * reduction visits it: legal only for associative, commutative updates. */
-    void check_rvar_order(const std::vector<Dim> &dims) const {
+     * reduction visits it: legal only for associative, commutative updates,
+     * or where only loops of independent RVars move (every element is then
+     * still updated in the same order: its updates share those RVars' values). */
+    void check_rvar_order(const std::vector<std::string> &pure_vars,
+                          const std::vector<Dim> &dims) const {
         if (stage == 0 || def.rvars.empty()) return;
         std::vector<std::string> canonical = canonical_rvar_loops();
         if (canonical.empty()) return;
@@ -414,6 +389,19 @@ class StageNestBuilder {
                 actual.push_back(it->var);
         }
         if (actual == canonical) return;
+        std::map<std::string, std::set<std::string>> origins = loop_origins(pure_vars);
+        auto dependent_loops = [&](const std::vector<std::string> &loops) {
+            std::vector<std::string> kept;
+            for (const std::string &l : loops) {
+                const std::set<std::string> &from = origins[l];
+                if (std::any_of(from.begin(), from.end(), [&](const std::string &o) {
+                        return !rvar_is_independent(func, def, o);
+                    }))
+                    kept.push_back(l);
+            }
+            return kept;
+        };
+        if (dependent_loops(actual) == dependent_loops(canonical)) return;
         if (find_associative_op(func.name(), def.args, def.values).matched) return;
         user_error(stage_description(func, stage)
                    << " orders the loops over its RDom as " << join(actual)
@@ -440,7 +428,7 @@ class StageNestBuilder {
                 bool is_rvar =
                     std::any_of(def.rvars.begin(), def.rvars.end(),
                                 [&](const ReductionVariable &rv) { return rv.var == o; });
-                if (is_rvar && rvar_is_independent(o)) continue;
+                if (is_rvar && rvar_is_independent(func, def, o)) continue;
                 const char *kind = d.for_type == ForType::Vectorized  ? "vectorized"
                                    : d.for_type == ForType::GPUBlock  ? "gpu_blocks"
                                    : d.for_type == ForType::GPUThread ? "gpu_threads"
@@ -498,7 +486,7 @@ public:
         std::vector<Dim> dims = loop_dims(pure_vars);
         for (const Dim &d : dims) live_range(d.var, "the loop nest");
         check_races(pure_vars, dims);
-        check_rvar_order(dims);
+        check_rvar_order(pure_vars, dims);
         if (dims.size() != ranges.size()) {
             std::vector<std::string> missing;
             for (auto &kv : ranges) {
