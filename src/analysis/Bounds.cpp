@@ -587,6 +587,22 @@ private:
         case Intrinsic::saturating_sub:
             monotonic(op, true);
             return true;
+        case Intrinsic::shift_right: {
+            // By a constant in [0, bits): a floor division by a power of two,
+            // rising in the value (a fixed-point sum >> 8 used as an index).
+            std::optional<int64_t> s = as_const_int(op->args.at(1));
+            if (!is_integer(t) || !s || *s < 0 || *s >= t.bits) return false;
+            monotonic(op, false);
+            return true;
+        }
+        case Intrinsic::bitwise_and: {
+            // x & m with a constant m >= 0 is in [0, m], whatever x is.
+            std::optional<int64_t> m = as_const_int(op->args.at(1));
+            if (!m) m = as_const_int(op->args.at(0));
+            if (!is_integer(t) || !m || *m < 0) return false;
+            result = Interval(make_zero(t), make_const(t, *m));
+            return true;
+        }
         case Intrinsic::halving_sub:
             if (!t.is_int()) return false; // unsigned results wrap
             monotonic(op, true);

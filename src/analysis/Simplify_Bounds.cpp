@@ -184,9 +184,53 @@ ConstBounds Simplifier::const_bounds_node(const Expr &e) {
         if (a.has_min && a.has_max && fits(a.min, t) && fits(a.max, t) && !t.is_bool()) return a;
         return type_bounds(t);
     }
+    case IRNodeType::Call:
+        return call_bounds(e.as<Call>());
     default:
         return type_bounds(t);
     }
+}
+
+ConstBounds Simplifier::call_bounds(const Call *c) {
+    Type t = c->type;
+    if (c->call_type != Call::PureIntrinsic && c->call_type != Call::Intrinsic)
+        return type_bounds(t);
+    auto arg = [&](size_t i) { return const_bounds_walk(c->args[i]); };
+    switch (c->op) {
+    case Intrinsic::likely:
+    case Intrinsic::likely_if_innermost:
+        if (c->args.size() == 1) return arg(0);
+        break;
+    case Intrinsic::shift_right:
+    case Intrinsic::shift_left: {
+        // By a constant in [0, bits): a floor division or a product by a
+        // power of two (a pixel's fixed-point weighted sum >> 8 stays in
+        // [0, 255], so the clamp after it goes).
+        if (c->args.size() != 2) break;
+        ConstBounds s = arg(1);
+        if (!s.is_point() || s.min < 0 || s.min >= t.bits || s.min > 62) break;
+        ConstBounds a = arg(0);
+        __int128 d = __int128(1) << int(s.min);
+        if (c->op == Intrinsic::shift_left)
+            return fit_to_type(a.has_min, a.min * d, a.has_max, a.max * d, t);
+        auto floor_div = [&](__int128 v) { return v >= 0 ? v / d : -((-v + d - 1) / d); };
+        return fit_to_type(a.has_min, floor_div(a.min), a.has_max, floor_div(a.max), t);
+    }
+    case Intrinsic::bitwise_and: {
+        // A non-negative operand bounds the result: x & m is in [0, m].
+        if (c->args.size() != 2) break;
+        ConstBounds a = arg(0), b = arg(1);
+        bool a_pos = a.has_min && a.min >= 0 && a.has_max,
+             b_pos = b.has_min && b.min >= 0 && b.has_max;
+        if (a_pos && b_pos) return ConstBounds::range(0, std::min(a.max, b.max));
+        if (a_pos) return ConstBounds::range(0, a.max);
+        if (b_pos) return ConstBounds::range(0, b.max);
+        break;
+    }
+    default:
+        break;
+    }
+    return type_bounds(t);
 }
 
 int Simplifier::decide_compare(IRNodeType op, const Expr &a, const Expr &b) {

@@ -58,6 +58,8 @@ public:
     int budget_exhaustions = 0;
     ConstBounds const_bounds_walk(const Expr &e);
     ConstBounds const_bounds_node(const Expr &e);
+    /** const_bounds_node of an intrinsic call (shifts by constants, masks, likely). */
+    ConstBounds call_bounds(const Call *c);
     /** const_bounds of compound expressions by node, valid while var_bounds
      * stays as it is (the Expr keeps the node alive, so its address is not
      * reused). */

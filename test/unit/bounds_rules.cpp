@@ -53,6 +53,24 @@ TEST_CASE("bounds of arithmetic are tight", "[bounds]") {
     CHECK(bounds(lt(x, i32(5)), s) == "[false, true]");
 }
 
+TEST_CASE("bounds of shifts by constants and of masks", "[bounds]") {
+    Scope<Interval> s = x_0_10_y_m5_5();
+    auto shr = [](const Expr &a, const Expr &b) {
+        return Call::make(Int(32), Intrinsic::shift_right, {a, b});
+    };
+    auto band = [](const Expr &a, const Expr &b) {
+        return Call::make(Int(32), Intrinsic::bitwise_and, {a, b});
+    };
+    CHECK(bounds(shr(x, i32(1)), s) == "[0, 5]");
+    CHECK(bounds(shr(y, i32(2)), s) == "[-2, 1]"); // floor(-5 / 4) == -2
+    CHECK(bounds(shr(add(mul(x, i32(77)), i32(128)), i32(8)), s) == "[0, 3]");
+    CHECK(bounds(band(n, i32(15)), s) == "[0, 15]");
+    CHECK(bounds(band(i32(7), n), s) == "[0, 7]");
+    // A shift by a variable, or a negative mask, says nothing.
+    CHECK(bounds(shr(x, y), s) == "[-inf, +inf]");
+    CHECK(bounds(band(n, i32(-16)), s) == "[-inf, +inf]");
+}
+
 TEST_CASE("bounds respect types", "[bounds]") {
     Scope<Interval> s = x_0_10_y_m5_5();
     // Fits: the cast keeps the range. Does not fit: the whole type.

@@ -144,6 +144,35 @@ TEST_CASE("simplify uses variable bounds", "[simplify]") {
     CHECK(is_const_true(simplify(lt(Cast::make(Int(32), u), i32(256)))));
 }
 
+TEST_CASE("simplify bounds shifts by constants and masks", "[simplify]") {
+    // A fixed-point weighted sum of three uint8 values >> 8 is in [0, 255]
+    // (a luma used as a table index): the clamp around it goes.
+    auto channel = [](const char *name) { return Cast::make(Int(32), var(name, UInt(8))); };
+    Expr sum = add(add(add(mul(channel("r"), i32(77)), mul(channel("g"), i32(150))),
+                       mul(channel("b"), i32(29))),
+                   i32(128));
+    Expr luma = Call::make(Int(32), Intrinsic::shift_right, {sum, i32(8)});
+    Expr clamped = max(min(luma, i32(255)), i32(0));
+    CHECK(simplify(clamped).as<Call>() != nullptr);
+    // One more than the largest value stays clamped.
+    CHECK(simplify(min(luma, i32(254))).as<Min>() != nullptr);
+    Scope<Interval> s;
+    s.push("x", Interval(i32(-100), i32(100)));
+    Expr down = Call::make(Int(32), Intrinsic::shift_right, {x, i32(3)});
+    CHECK(simp(max(down, i32(-13)), s) == to_string(down)); // -100 >> 3 == -13
+    CHECK(simplify(max(down, i32(-12)), s).as<Max>() != nullptr);
+    Expr up = Call::make(Int(32), Intrinsic::shift_left, {x, i32(2)});
+    CHECK(simp(min(up, i32(400)), s) == to_string(up));
+    CHECK(simplify(min(up, i32(399)), s).as<Min>() != nullptr);
+    Expr masked = Call::make(Int(32), Intrinsic::bitwise_and, {y, i32(15)});
+    CHECK(simp(lt(masked, i32(16))) == "true");
+    CHECK(simp(ge(masked, i32(0))) == "true");
+    CHECK(simplify(lt(masked, i32(15))).as<LT>() != nullptr);
+    // A shift by a variable amount says nothing.
+    Expr by_var = Call::make(Int(32), Intrinsic::shift_right, {x, y});
+    CHECK(simplify(min(by_var, i32(100)), s).as<Min>() != nullptr);
+}
+
 TEST_CASE("simplify applies comparison and logic rules", "[simplify]") {
     CHECK(simp(lt(add(x, i32(1)), add(x, i32(3)))) == "true");
     CHECK(simp(lt(add(x, i32(1)), x)) == "false");

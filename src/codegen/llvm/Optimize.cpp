@@ -110,7 +110,10 @@ llvm::ModulePassManager lean_pipeline(bool slp, bool stack_buffers) {
     lpm.addPass(llvm::LICMPass(llvm::LICMOptions()));
     fpm.addPass(llvm::createFunctionToLoopPassAdaptor(std::move(lpm), /*UseMemorySSA=*/true));
     if (slp) fpm.addPass(llvm::SLPVectorizerPass());
-    fpm.addPass(llvm::EarlyCSEPass(/*UseMemorySSA=*/false));
+    // With MemorySSA (and the TBAA tags), a load repeated after a store to
+    // another buffer is reused: an unrolled loop over channels reads its
+    // inputs and tables once, not once per channel it writes.
+    fpm.addPass(llvm::EarlyCSEPass(/*UseMemorySSA=*/true));
     fpm.addPass(llvm::InstCombinePass());
     fpm.addPass(llvm::SimplifyCFGPass());
     llvm::ModulePassManager mpm;
