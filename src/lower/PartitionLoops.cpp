@@ -494,13 +494,27 @@ protected:
         return result;
     }
 
+    /** Inside a prologue or epilogue: only innermost loops partition. */
+    bool in_edge_copy = false;
+
+    /** A body for the prologue or epilogue of a partitioned loop: its
+     * hints stripped, its innermost loops partitioned. */
+    Stmt edge_copy(const Stmt &body, bool innermost) {
+        if (innermost || in_edge_copy) return StripLikely().mutate(body);
+        in_edge_copy = true;
+        Stmt partitioned = mutate(body);
+        in_edge_copy = false;
+        return StripLikely().mutate(partitioned);
+    }
+
     Stmt partition(const For *op) {
         // Parallel loops are left whole: their tasks are outlined by loop name,
         // and an edge condition there is loop-invariant in the inner loops.
-        if (op->for_type != ForType::Serial || runs_once(op)) {
+        bool innermost = !has_inner_loop_or_producer(op->body);
+        if (op->for_type != ForType::Serial || runs_once(op) || (in_edge_copy && !innermost)) {
             return IRMutator::visit(op);
         }
-        FindHints finder(op->name, !has_inner_loop_or_producer(op->body));
+        FindHints finder(op->name, innermost);
         op->body.accept(&finder);
         std::map<const IRNode *, Expr> replacements;
         VarRange steady;
@@ -511,10 +525,13 @@ protected:
         }
         if (replacements.empty()) return IRMutator::visit(op);
 
-        // Inner loops are partitioned only in the steady state: the prologue
-        // and epilogue run a few iterations, and partitioning them too would
-        // multiply the code (and the JIT's compile time) for no gain.
-        Stmt body = StripLikely().mutate(op->body);
+        // The prologue and epilogue partition only their innermost loops:
+        // they may run most iterations (a search window's offsets, of which
+        // only the middle one keeps a whole row inside the image), and a
+        // vectorized tail guard left in an innermost loop masks every vector
+        // load and store (slow on AMD Zen); partitioning every level there
+        // would multiply the code (and the JIT's compile time) for no gain.
+        Stmt body = edge_copy(op->body, innermost);
         Stmt steady_body = mutate(simplify(ApplyHints(replacements).mutate(op->body)));
 
         std::string base = unique_name(op->name);
@@ -532,7 +549,11 @@ protected:
         std::vector<Stmt> parts;
         if (steady.lo.defined()) parts.push_back(loop(loop_min, steady_min, body));
         parts.push_back(loop(steady_min, steady_end, steady_body));
-        if (steady.hi.defined()) parts.push_back(loop(steady_end, loop_end, body));
+        if (steady.hi.defined()) {
+            // Its own copy: partitioned inner loops name their bounds uniquely.
+            Stmt epilogue = steady.lo.defined() ? edge_copy(op->body, innermost) : body;
+            parts.push_back(loop(steady_end, loop_end, epilogue));
+        }
         Stmt s = Block::make(parts);
         s = LetStmt::make(base + ".steady_end", simplify(hi), s);
         s = LetStmt::make(base + ".steady_min", simplify(lo), s);

@@ -306,3 +306,67 @@ TEST_CASE("boundary conditions and GuardWithIf tails run partitioned through the
         CHECK(clean);
     }
 }
+
+TEST_CASE("partition_loops partitions the innermost loops of a prologue and an epilogue",
+          "[partition]") {
+    // for k in [0, 5): for y in [0, h): for xo in [0, (n + 7) / 8): vectorized xi in [0, 8):
+    //   let xx = xo * 8 + xi; if (likely(xx <= n - 1))
+    //     out[(k * h + y) * 64 + xx] = clamp(likely(xx + k - 2), 0, w - 1)
+    //                                  + clamp(likely(y + k - 2), 0, h - 1) * 100
+    // No k keeps every row's clamp in range (a search window's offsets over a
+    // whole image), so k's steady state is empty and the prologue and
+    // epilogue run every k: their xo loops must still drop the guard (in a
+    // vector loop it masks every load and store), while y, which is not
+    // innermost, stays whole there.
+    Expr k = v("k"), y = v("y"), xo = v("xo"), xi = v("xi"), xx = v("xx"), n = v("n"), w = v("w"),
+         h = v("h");
+    Expr value =
+        Add::make(clamp_likely(Sub::make(Add::make(xx, k), 2), 0, Sub::make(w, 1)),
+                  Mul::make(clamp_likely(Sub::make(Add::make(y, k), 2), 0, Sub::make(h, 1)), 100));
+    Expr index = Add::make(Mul::make(Add::make(Mul::make(k, h), y), 64), xx);
+    Stmt body = IfThenElse::make(Internal::likely(LE::make(xx, Sub::make(n, 1))),
+                                 store("out", value, index));
+    body = LetStmt::make("xx", Add::make(Mul::make(xo, 8), xi), body);
+    body = For::make("xi", 0, 8, ForType::Vectorized, DeviceAPI::None, body);
+    body =
+        For::make("xo", 0, Div::make(Add::make(n, 7), 8), ForType::Serial, DeviceAPI::None, body);
+    body = For::make("y", 0, h, ForType::Serial, DeviceAPI::None, body);
+    Stmt loop = For::make("k", 0, 5, ForType::Serial, DeviceAPI::None, body);
+    Stmt parted = partition_loops(loop);
+    INFO(parted);
+
+    std::vector<const For *> k_loops =
+        find_nodes<For>(parted, [](const For *f) { return f->name == "k"; });
+    REQUIRE(k_loops.size() == 3);
+    for (const For *kl : k_loops) {
+        bool clean_xo = false;
+        for (const For *f :
+             find_nodes<For>(kl->body, [](const For *f) { return f->name == "xo"; })) {
+            clean_xo = clean_xo || find_nodes<IfThenElse>(f->body).empty();
+        }
+        CHECK(clean_xo);
+    }
+    // y is partitioned in k's steady state only (three copies there), one
+    // copy in each of the prologue and the epilogue.
+    CHECK(find_nodes<For>(k_loops[0]->body, [](const For *f) { return f->name == "y"; }).size() ==
+          1);
+    CHECK(find_nodes<For>(k_loops[2]->body, [](const For *f) { return f->name == "y"; }).size() ==
+          1);
+
+    for (int nv : {0, 1, 7, 8, 9, 21}) {
+        for (int wv : {1, 3, 30}) {
+            for (int hv : {1, 2, 6}) {
+                StmtRunner ref, got;
+                for (StmtRunner *r : {&ref, &got}) {
+                    r->interp.set("n", ScalarValue::make_int(Int(32), nv));
+                    r->interp.set("w", ScalarValue::make_int(Int(32), wv));
+                    r->interp.set("h", ScalarValue::make_int(Int(32), hv));
+                }
+                ref.run(loop);
+                got.run(parted);
+                INFO("n " << nv << " w " << wv << " h " << hv);
+                CHECK(ref.stores == got.stores);
+            }
+        }
+    }
+}
