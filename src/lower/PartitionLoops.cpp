@@ -293,6 +293,52 @@ class FindHints : public IRVisitor {
         return r;
     }
 
+    /** solve_le after moving terms free of the loop variable to the other
+     * side and undoing a division by a positive constant on the variable's
+     * side (floor division: p / c <= k is p <= k * c + c - 1, k <= p / c is
+     * k * c <= p): an upsampled read's clamp, clamp(x / 2, 0, w - 1). */
+    std::optional<VarRange> solve_le_through_division(const Expr &a, const Expr &b,
+                                                      int depth) const {
+        if (depth <= 0) return std::nullopt;
+        auto uses = [&](const Expr &e) { return expr_uses_var(e, var); };
+        auto positive = [](const Expr &e) {
+            std::optional<int64_t> c = as_const_int(e);
+            return c && *c > 0 ? *c : int64_t(0);
+        };
+        auto next = [&](const Expr &x, const Expr &y) -> std::optional<VarRange> {
+            if (auto r = solve_le(x, y)) return r;
+            return solve_le_through_division(x, y, depth - 1);
+        };
+        if (uses(a) && !uses(b)) {
+            if (const auto *d = a.as<Div>(); d && positive(d->b))
+                return next(d->a, add(mul(b, d->b), sub(d->b, 1)));
+            if (const auto *o = a.as<Add>()) {
+                if (!uses(o->b)) return next(o->a, sub(b, o->b));
+                if (!uses(o->a)) return next(o->b, sub(b, o->a));
+            }
+            if (const auto *o = a.as<Sub>()) {
+                if (!uses(o->b)) return next(o->a, add(b, o->b));
+                if (!uses(o->a)) return next(sub(o->a, b), o->b);
+            }
+        } else if (uses(b) && !uses(a)) {
+            if (const auto *d = b.as<Div>(); d && positive(d->b)) return next(mul(a, d->b), d->a);
+            if (const auto *o = b.as<Add>()) {
+                if (!uses(o->b)) return next(sub(a, o->b), o->a);
+                if (!uses(o->a)) return next(sub(a, o->a), o->b);
+            }
+            if (const auto *o = b.as<Sub>()) {
+                if (!uses(o->b)) return next(add(a, o->b), o->a);
+                if (!uses(o->a)) return next(o->b, sub(o->a, a));
+            }
+        }
+        return std::nullopt;
+    }
+
+    std::optional<VarRange> solve_le_any(const Expr &a, const Expr &b) const {
+        if (auto r = solve_le(a, b)) return r;
+        return solve_le_through_division(a, b, 4);
+    }
+
     std::optional<VarRange> solve(const Expr &cond) const {
         if (const auto *op = cond.as<And>()) {
             auto a = solve(op->a), b = solve(op->b);
@@ -300,18 +346,18 @@ class FindHints : public IRVisitor {
             intersect(*a, *b);
             return a;
         }
-        if (const auto *op = cond.as<LE>()) return solve_le(op->a, op->b);
-        if (const auto *op = cond.as<GE>()) return solve_le(op->b, op->a);
-        if (const auto *op = cond.as<LT>()) return solve_le(add(op->a, 1), op->b);
-        if (const auto *op = cond.as<GT>()) return solve_le(add(op->b, 1), op->a);
+        if (const auto *op = cond.as<LE>()) return solve_le_any(op->a, op->b);
+        if (const auto *op = cond.as<GE>()) return solve_le_any(op->b, op->a);
+        if (const auto *op = cond.as<LT>()) return solve_le_any(add(op->a, 1), op->b);
+        if (const auto *op = cond.as<GT>()) return solve_le_any(add(op->b, 1), op->a);
         if (const auto *op = cond.as<Not>()) {
             if (const auto *o = op->a.as<Or>())
                 return solve(And::make(Not::make(o->a), Not::make(o->b)));
             if (const auto *n = op->a.as<Not>()) return solve(n->a);
-            if (const auto *c = op->a.as<LT>()) return solve_le(c->b, c->a);
-            if (const auto *c = op->a.as<LE>()) return solve_le(add(c->b, 1), c->a);
-            if (const auto *c = op->a.as<GT>()) return solve_le(c->a, c->b);
-            if (const auto *c = op->a.as<GE>()) return solve_le(add(c->a, 1), c->b);
+            if (const auto *c = op->a.as<LT>()) return solve_le_any(c->b, c->a);
+            if (const auto *c = op->a.as<LE>()) return solve_le_any(add(c->b, 1), c->a);
+            if (const auto *c = op->a.as<GT>()) return solve_le_any(c->a, c->b);
+            if (const auto *c = op->a.as<GE>()) return solve_le_any(add(c->a, 1), c->b);
         }
         return std::nullopt;
     }

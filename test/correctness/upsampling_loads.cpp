@@ -172,3 +172,27 @@ TEST_CASE("upsampling loads: LLVM IR loads densely and shuffles, without a gathe
     CHECK_THAT(ir, Contains("shufflevector <2 x float>"));
     CHECK_THAT(ir, !Contains("masked.gather"));
 }
+
+TEST_CASE("upsampling loads: a clamped coarse level loads densely in the steady state",
+          "[correctness][upsampling_loads]") {
+    // An image pyramid's upsampling: coarse(x / 2) and coarse((x + 1) / 2)
+    // through repeat_edge. Loop partitioning solves the clamp through the
+    // division, so the steady state reads without a clamp, densely.
+    const int coarse_width = 23, width = 2 * coarse_width + 3;
+    Buffer<float> small(coarse_width, "coarse_in");
+    for (int i = 0; i < coarse_width; i++) small(i) = float(i * i % 17) + 0.5f * float(i);
+    Func coarse = BoundaryConditions::repeat_edge(small);
+    Var x("x");
+    Func up("clamped_up");
+    up(x) = (coarse(x / 2) + coarse((x + 1) / 2)) * 0.5f;
+    up.vectorize(x, 8);
+    Buffer<float> result({width}, "clamped_up_result");
+    result.set_min({-2});
+    up.realize(result);
+    auto at = [&](int i) { return small(std::min(std::max(i, 0), coarse_width - 1)); };
+    for (int i = -2; i < width - 2; i++)
+        REQUIRE(result(i) == (at(floor_div(i, 2)) + at(floor_div(i + 1, 2))) * 0.5f);
+
+    std::string ir = avx2_llvm_assembly(up, {}, "clamped_up");
+    CHECK_THAT(ir, Contains("shufflevector <4 x float>") || Contains("shufflevector <5 x float>"));
+}

@@ -370,3 +370,26 @@ TEST_CASE("partition_loops partitions the innermost loops of a prologue and an e
         }
     }
 }
+
+TEST_CASE("partition_loops solves clamps through a division by a constant", "[partition]") {
+    // for x in [a, a + n): out[x - a] = clamp(likely(x / 2), 0, w - 1)
+    //                                   + clamp(likely((x + 1) / 3 - 1), 0, w - 1) * 100
+    Expr x = v("x"), a = v("a"), n = v("n"), w = v("w");
+    Expr value = Add::make(
+        clamp_likely(Div::make(x, 2), 0, Sub::make(w, 1)),
+        Mul::make(clamp_likely(Sub::make(Div::make(Add::make(x, 1), 3), 1), 0, Sub::make(w, 1)),
+                  100));
+    Stmt loop = For::make("x", a, n, ForType::Serial, DeviceAPI::None,
+                          store("out", value, Sub::make(x, a)));
+    Stmt parted = partition_loops(loop);
+    INFO(parted);
+    CHECK(find_nodes<For>(parted).size() == 3);
+    CHECK(clean_loops(parted, "x") == 1);
+    for (int av : {-9, -1, 0, 4}) {
+        for (int nv : {0, 1, 5, 30}) {
+            for (int wv : {1, 2, 7, 20}) {
+                check_same_stores(loop, parted, {{"a", av}, {"n", nv}, {"w", wv}});
+            }
+        }
+    }
+}
