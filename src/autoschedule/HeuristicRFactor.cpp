@@ -31,6 +31,8 @@ namespace {
 /** Partial results cost memory and a merge: below this many iterations a
  * serial reduction is as fast. */
 constexpr int64_t min_iterations = 4096;
+/** Iterations per chunk above which chunks get smaller than a quarter of a thread's share. */
+constexpr int64_t chunk_iterations = 256 * 1024;
 
 int64_t const_extent(const ReductionVariable &rv) {
     Expr e = simplify(rv.extent);
@@ -101,10 +103,18 @@ bool rfactor_for_parallelism(Function f, int update, const RFactorChoice &c) {
     const Var chunk(fresh_name("u", loops));
     loops.insert(chunk.name());
 
-    // Chunks: about four per thread, as for the strips of pure loops.
+    // Chunks: at least four per thread, as for the strips of pure loops,
+    // and more when each would hold over a quarter million iterations
+    // (partial results are cheap: more, smaller tasks balance better on a
+    // busy machine).
     const int tasks = 4 * par;
     int rows = outer_extent > 0 ? int(std::max<int64_t>(1, outer_extent / tasks))
                                 : (u.rvars.size() > 1 ? 8 : 1024);
+    if (outer_extent > 0 && total > 0) {
+        int64_t per_row = std::max<int64_t>(1, total / outer_extent);
+        int64_t enough = (chunk_iterations + per_row - 1) / per_row;
+        rows = int(std::max<int64_t>(1, std::min<int64_t>(rows, enough)));
+    }
 
     // A reduction onto fixed points: each vector lane sums its own share of
     // the innermost RVar (when it divides into whole vectors).
