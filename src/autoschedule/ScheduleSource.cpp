@@ -382,7 +382,8 @@ class SourceReader {
     std::map<std::string, Parameter> params_;      // identifier -> Param
     std::map<std::string, std::string> var_names_; // identifier -> loop name
     std::map<std::string, bool> var_is_rvar_;
-    std::set<std::string> started_; // "func#stage" of updates this source scheduled
+    std::set<std::string> started_;  // "func#stage" of updates this source scheduled
+    std::set<std::string> released_; // intermediates of updates this source put back
 
     const Token &peek() const { return toks_[pos_]; }
     Token next() { return toks_[pos_ < toks_.size() - 1 ? pos_++ : pos_]; }
@@ -659,7 +660,10 @@ class SourceReader {
         if (!started_.insert(key).second) return;
         Definition &u = f.updates()[size_t(stage - 1)];
         if (!rfactor_record(u)) return;
-        while (auto r = rfactor_record(u)) u = r->original;
+        while (auto r = rfactor_record(u)) {
+            released_.insert(identifier(r->intermediate));
+            u = r->original;
+        }
         u.schedule = initial_schedule(u, f.args());
         f.invalidate_cache();
     }
@@ -710,6 +714,11 @@ class SourceReader {
                 if (function.updates().empty())
                     fail("Func " + function.name() + " has no update to rfactor");
                 start_update(function, stage);
+                // The name may be taken only by an intermediate that an
+                // update put back by this source had made.
+                if (funcs_.count(id.text) && !released_.count(id.text))
+                    fail("the pipeline already has a Func " + id.text +
+                         "; name rfactor's intermediate otherwise");
                 std::vector<std::pair<RVar, Var>> preserved = rfactor_args();
                 Func intm = rfactor_stage(function, stage, preserved, id.text);
                 funcs_[id.text] = intm.function();
@@ -728,7 +737,7 @@ class SourceReader {
                 if (args.size() > 1 || (args.size() == 1 && args[0].kind != Arg::Number))
                     fail("update() takes the index of an update definition");
                 stage = 1 + int(args.empty() ? 0 : args[0].number);
-                if (stage > int(function.updates().size()))
+                if (stage < 1 || stage > int(function.updates().size()))
                     fail("Func " + function.name() + " has " +
                          std::to_string(function.updates().size()) + " update definitions");
                 continue;

@@ -339,6 +339,12 @@ TEST_CASE("schedule values: bad rfactor() source names the problem", "[schedule_
         Catch::Contains("RVar q") && Catch::Contains("not a dimension of its RDom"));
     CHECK_THROWS_WITH(PipelineSchedule::apply_source(p, "Func hi = sv_hist.update(0);"),
                       Catch::Contains("expected '.'"));
+    CHECK_THROWS_WITH(
+        PipelineSchedule::apply_source(p, "Func sv_out = sv_hist.update(0).rfactor(r, u);"),
+        Catch::Contains("already has a Func sv_out"));
+    CHECK_THROWS_WITH(
+        PipelineSchedule::apply_source(p, "Func hi = sv_hist.update(-1).rfactor(r, u);"),
+        Catch::Contains("has 1 update definitions"));
     CHECK(PipelineSchedule::of(p) == before); // all or nothing
     // A recorded rfactor() of an update that is not there.
     Factored b(im);
