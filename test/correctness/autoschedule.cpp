@@ -420,6 +420,30 @@ TEST_CASE("autoschedule: min and max reductions are factored, column-wise too",
     }
 }
 
+TEST_CASE("autoschedule: sums of a few long rows are factored along the rows",
+          "[autoschedule][rfactor]") {
+    const int W = 3000, H = 6;
+    Buffer<uint8_t> im = random_bytes(W, H);
+    auto row_sums = [&] {
+        Func s("as_rowsum");
+        Var y("y");
+        RDom r(0, W, "r");
+        s(y) = 0;
+        s(y) += cast<int>(im(r, y));
+        return Pipeline(s);
+    };
+    Pipeline p = row_sums();
+    AutoSchedulerResults res =
+        p.apply_autoscheduler({H}, get_jit_target_from_environment(), four_threads);
+    check_factored(p, res, row_sums);
+    Buffer<int> out = p.realize({H});
+    for (int j = 0; j < H; j++) {
+        int ref = 0;
+        for (int k = 0; k < W; k++) ref += im(k, j);
+        REQUIRE(out(j) == ref);
+    }
+}
+
 TEST_CASE("autoschedule: updates that are not associative stay serial", "[autoschedule][rfactor]") {
     const int W = 120, H = 90;
     Buffer<uint8_t> im = random_bytes(W, H);
