@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "loom/Schedule.h"
@@ -28,6 +29,22 @@ public:
         /** Per stage: its loops before any scheduling, innermost first (the
          * pure Vars, and for updates the RVars inside them). */
         std::vector<std::vector<std::string>> initial_loops;
+
+        /** An rfactor() of one of its updates, in the order they were made:
+         * the update's schedule when rfactor was called (its RVar splits),
+         * its loops before any scheduling, the RVar loops kept as new pure
+         * Vars, and the intermediate Func's name. */
+        struct RFactor {
+            int stage = 1; // 1 + the update's index
+            Internal::StageSchedule before;
+            std::vector<std::string> initial_loops;
+            std::vector<std::pair<std::string, std::string>> preserved; // RVar loop -> Var
+            std::string intermediate;
+        };
+        std::vector<RFactor> rfactors;
+        /** For an intermediate made by rfactor(): the Func whose update made
+         * it (applying the schedule makes it again); "" otherwise. */
+        std::string rfactor_of;
     };
 
     PipelineSchedule() = default;
@@ -38,9 +55,10 @@ public:
     /** Give each Func of `pipeline` the schedule recorded for the Func of the
      * same name (a Func with no recorded schedule keeps its own). Throws
      * CompileError, changing nothing, when a recorded Func is missing from the
-     * pipeline or has other pure Vars or another number of updates. Funcs
-     * created by rfactor() are not part of the algorithm: apply their
-     * schedules by calling rfactor() again first. */
+     * pipeline or has other pure Vars or another number of updates.
+     * Recorded rfactor() calls are made again (updates the pipeline factored
+     * otherwise are put back first), so the intermediates they create, with
+     * the recorded names, get their recorded schedules. */
     void apply(const Pipeline &pipeline) const;
 
     /** The recorded Funcs, producers first. */

@@ -16,7 +16,11 @@
 //    cache;
 //  - a reduction read pointwise by one consumer whose update keeps all pure
 //    Vars (a matrix product) is register-blocked: computed per 4-row block of
-//    a tile of its consumer, with its vector sums unrolled in registers.
+//    a tile of its consumer, with its vector sums unrolled in registers;
+//  - an associative update with no pure loop worth running in parallel (a
+//    histogram, a sum to one value, a column sum over a few columns) is
+//    rfactor()ed into partial results per chunk of its outer RVar, computed
+//    in parallel (HeuristicRFactor.cpp).
 //
 // For a GPU target the same groups become GPU tiles: each root is tiled into
 // blocks of 32x8 threads (tail-guarded where its size is unknown), its strip
@@ -37,6 +41,7 @@
 #include <thread>
 
 #include "autoschedule/FuncAnalysis.h"
+#include "autoschedule/HeuristicRFactor.h"
 #include "autoschedule/ScheduleUtil.h"
 #include "ir/Error.h"
 #include "loom/Func.h"
@@ -63,7 +68,8 @@ class Heuristic {
     std::map<std::string, std::vector<int>> sizes_; // known extents of group roots
     std::map<std::string, std::string> placement_;  // Func -> "inline", "root" or group root
     std::vector<std::string> left_alone_;
-    std::set<std::string> sliding_; // members stored per strip, computed per row
+    std::set<std::string> sliding_;     // members stored per strip, computed per row
+    std::set<std::string> taken_names_; // Func names in use (rfactor's intermediates are new)
 
     const FuncInfo &fi(const std::string &n) const { return info_.funcs.at(n); }
 
@@ -192,8 +198,13 @@ class Heuristic {
         Function function = rf.func;
         Func f(function);
         const std::vector<std::string> &args = function.args();
-        if (args.empty()) return;
         auto it = sizes_.find(g.root);
+        if (args.empty()) {
+            // A reduction to one value has parallelism only in its RVars.
+            for (size_t k = 0; k < function.updates().size(); k++)
+                rfactor_for_parallelism(function, int(k), rfactor_choice(rf, {}));
+            return;
+        }
         std::vector<int> ext = it == sizes_.end() ? std::vector<int>() : it->second;
         // Roots that are not outputs have no known sizes: an output's (of
         // the same dimension count) guide the choices, but only known sizes
@@ -331,6 +342,13 @@ class Heuristic {
             for (size_t i = args.size(); i-- > 1;)
                 if (other < 0 && has(args[i]) && (extent(i) < 0 || extent(i) >= enough))
                     other = int(i);
+            // No pure loop worth running in parallel (a histogram, a sum over
+            // a few columns): factor the reduction if it is associative.
+            bool columns = vw > 1 && has(args[0]) && (w < 0 || w >= vw) &&
+                           (w < 0 || w >= 4 * vw * std::max(1, opts_.parallelism));
+            if (other < 0 && !columns &&
+                rfactor_for_parallelism(function, int(k), rfactor_choice(rf, ext)))
+                continue;
             if (vw > 1 && has(args[0]) && (w < 0 || w >= vw)) {
                 if (other < 0 && (w < 0 || w >= 4 * vw * std::max(1, opts_.parallelism))) {
                     Var xo(fresh(function, args[0] + "o")), xi(fresh(function, args[0] + "i"));
@@ -346,6 +364,15 @@ class Heuristic {
             }
             if (other >= 0) st.parallel(Var(args[size_t(other)]));
         }
+    }
+
+    RFactorChoice rfactor_choice(const FuncInfo &f, const std::vector<int> &known) {
+        RFactorChoice c;
+        c.parallelism = opts_.parallelism;
+        c.vector_width = vector_width(f);
+        c.extents = known;
+        c.taken = &taken_names_;
+        return c;
     }
 
     /** The largest power of two at most v (at least 1). */
@@ -471,7 +498,8 @@ class Heuristic {
 public:
     Heuristic(const PipelineInfo &info, const HeuristicOptions &opts,
               const std::map<std::string, std::vector<int>> &output_sizes)
-        : info_(info), opts_(opts), sizes_(output_sizes) {}
+        : info_(info), opts_(opts), sizes_(output_sizes),
+          taken_names_(info.order.begin(), info.order.end()) {}
 
     std::vector<std::string> run() {
         place();

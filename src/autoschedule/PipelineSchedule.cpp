@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "autoschedule/ScheduleUtil.h"
+#include "frontend/RFactor.h"
 #include "ir/Error.h"
 #include "ir/IRMutator.h"
 #include "ir/IRPrinter.h"
@@ -139,11 +140,28 @@ std::vector<std::string> initial_loops(const Definition &def, bool is_update,
     return loops;
 }
 
+StageSchedule initial_schedule(const Definition &update,
+                               const std::vector<std::string> &pure_args) {
+    StageSchedule s;
+    for (const std::string &l : initial_loops(update, true, pure_args)) {
+        bool rvar = false;
+        for (const ReductionVariable &rv : update.rvars) rvar |= rv.var == l;
+        s.dims.push_back(Dim{l, ForType::Serial, DeviceAPI::None, rvar});
+    }
+    return s;
+}
+
 } // namespace Internal
 
 PipelineSchedule PipelineSchedule::of(const Pipeline &pipeline) {
     PipelineSchedule s;
-    for (const Function &f : pipeline_functions(pipeline)) {
+    std::vector<Function> funcs = pipeline_functions(pipeline);
+    std::map<std::string, std::string> made_by; // intermediate -> the Func rfactor() made it of
+    for (const Function &f : funcs)
+        for (const Definition &u : f.updates())
+            for (auto r = rfactor_record(u); r; r = rfactor_record(r->original))
+                made_by[r->intermediate] = f.name();
+    for (const Function &f : funcs) {
         FuncEntry e;
         e.func = f.name();
         e.args = f.args();
@@ -156,6 +174,23 @@ PipelineSchedule PipelineSchedule::of(const Pipeline &pipeline) {
             e.atomic.push_back(u.atomic);
             e.initial_loops.push_back(initial_loops(u, true, f.args()));
         }
+        for (size_t i = 0; i < f.updates().size(); i++) {
+            // The chain of rfactor() calls on this update, oldest first.
+            std::vector<std::shared_ptr<const RFactorRecord>> chain;
+            for (auto r = rfactor_record(f.updates()[i]); r; r = rfactor_record(r->original))
+                chain.insert(chain.begin(), r);
+            for (const auto &r : chain) {
+                FuncEntry::RFactor x;
+                x.stage = int(i) + 1;
+                x.before = r->original.schedule;
+                x.initial_loops = initial_loops(r->original, true, f.args());
+                x.preserved = r->preserved;
+                x.intermediate = r->intermediate;
+                e.rfactors.push_back(x);
+            }
+        }
+        auto by = made_by.find(f.name());
+        if (by != made_by.end()) e.rfactor_of = by->second;
         s.funcs_.push_back(std::move(e));
     }
     return s;
@@ -189,7 +224,13 @@ std::string mismatch(const PipelineSchedule::FuncEntry &e, const Function &f) {
         for (const Dim &d : e.stages[i].dims) {
             std::string root = root_loop_name(d.var);
             if (is_single_thread_loop(root)) continue;
-            if (std::find(loops.begin(), loops.end(), root) == loops.end())
+            // The RVars of an rfactor() intermediate keep their qualified
+            // names ("r$y.ryi"): a loop is made from one of the stage's
+            // loops when it is that loop or named inside it.
+            bool made_from_one = false;
+            for (const std::string &l : loops)
+                made_from_one |= d.var == l || d.var.rfind(l + ".", 0) == 0;
+            if (!made_from_one)
                 return "the schedule of its " +
                        (i == 0 ? std::string("pure definition")
                                : "update " + std::to_string(i - 1)) +
@@ -202,6 +243,7 @@ std::string mismatch(const PipelineSchedule::FuncEntry &e, const Function &f) {
 
 /** Is e the schedule every Func starts with? */
 bool is_default(const PipelineSchedule::FuncEntry &e) {
+    if (!e.rfactors.empty() || !e.rfactor_of.empty()) return false;
     const FuncSchedule &p = e.placement;
     if (!p.compute_level.is_inlined() || p.store_level_set || p.memory_type != MemoryType::Auto ||
         !p.bounds.empty() || !p.estimates.empty() || !p.storage_dims.empty() ||
@@ -235,9 +277,81 @@ void rebind_placement(FuncSchedule &p, const std::map<std::string, Parameter> &p
     for (StorageFold &f : p.storage_folds) f.extent = rebind_params(f.extent, params);
 }
 
-} // namespace
+/** The definitions and schedules of a pipeline's Funcs, to put back when
+ * applying a schedule fails half way (remaking an rfactor() can). */
+struct Snapshot {
+    struct Saved {
+        Function f;
+        Definition init;
+        std::vector<Definition> updates;
+        FuncSchedule schedule;
+    };
+    std::vector<Saved> saved;
+    explicit Snapshot(const std::vector<Function> &funcs) {
+        for (const Function &f : funcs)
+            saved.push_back(Saved{f, f.definition(), f.updates(), f.schedule()});
+    }
+    void restore() {
+        for (Saved &s : saved) {
+            Function f = s.f;
+            f.definition() = s.init;
+            f.updates() = s.updates;
+            f.schedule() = s.schedule;
+            f.invalidate_cache();
+        }
+    }
+};
 
-void PipelineSchedule::apply(const Pipeline &pipeline) const {
+/** Make the recorded rfactor() calls again on the Funcs of the same name
+ * (consumers first, so an intermediate exists before its own rfactors),
+ * after putting back the updates those Funcs factored otherwise. */
+void remake_rfactors(const std::vector<PipelineSchedule::FuncEntry> &entries,
+                     const std::vector<Function> &funcs,
+                     const std::map<std::string, Parameter> &params) {
+    std::map<std::string, Function> by_name;
+    for (const Function &f : funcs) by_name.emplace(f.name(), f);
+    for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
+        const PipelineSchedule::FuncEntry &e = *it;
+        auto found = by_name.find(e.func);
+        if (found == by_name.end()) continue;
+        Function f = found->second;
+        if (e.rfactor_of.empty()) {
+            // Put factored updates back, unscheduled (a default entry is
+            // not applied, so the update must be left as defined).
+            std::vector<bool> factored;
+            for (const Definition &u : f.updates()) factored.push_back(bool(rfactor_record(u)));
+            undo_rfactors(f);
+            for (size_t i = 0; i < factored.size(); i++)
+                if (factored[i])
+                    f.updates()[i].schedule = initial_schedule(f.updates()[i], f.args());
+        }
+        for (const PipelineSchedule::FuncEntry::RFactor &r : e.rfactors) {
+            if (r.stage < 1 || size_t(r.stage) > f.updates().size())
+                user_error("The schedule of Func " << e.func << " has an rfactor() of update "
+                                                   << r.stage - 1 << " but the pipeline's Func has "
+                                                   << f.updates().size() << " update definitions");
+            Definition &def = f.updates()[size_t(r.stage - 1)];
+            std::vector<std::string> loops = initial_loops(def, true, f.args());
+            if (loops != r.initial_loops)
+                user_error("The schedule of Func "
+                           << e.func << " has an rfactor() of update " << r.stage - 1
+                           << " with the loops (" << list(r.initial_loops)
+                           << ") but the pipeline's update has (" << list(loops) << ")");
+            def.schedule = r.before;
+            rebind_stage(def.schedule, params);
+            std::vector<std::pair<RVar, Var>> preserved;
+            for (const auto &[rv, v] : r.preserved) preserved.emplace_back(RVar(rv), Var(v));
+            Func intm = rfactor_stage(f, r.stage, preserved, r.intermediate);
+            by_name[r.intermediate] = intm.function();
+        }
+    }
+}
+
+using FuncEntry = PipelineSchedule::FuncEntry;
+
+void apply_entries(const Pipeline &pipeline, const std::vector<FuncEntry> &funcs_) {
+    remake_rfactors(funcs_, pipeline_functions(pipeline),
+                    scalar_params_of(pipeline_functions(pipeline)));
     std::vector<Function> funcs = pipeline_functions(pipeline);
     std::map<std::string, Function> by_name;
     for (const Function &f : funcs) by_name.emplace(f.name(), f);
@@ -312,6 +426,18 @@ void PipelineSchedule::apply(const Pipeline &pipeline) const {
     }
 }
 
+} // namespace
+
+void PipelineSchedule::apply(const Pipeline &pipeline) const {
+    Snapshot snapshot(pipeline_functions(pipeline));
+    try {
+        apply_entries(pipeline, funcs_);
+    } catch (...) {
+        snapshot.restore();
+        throw;
+    }
+}
+
 namespace {
 
 // A canonical text of every field: equality and the hash use it.
@@ -374,6 +500,15 @@ std::string canonical_text(const PipelineSchedule &s) {
             os << " " << f.fold_forward << "]";
         }
         os << "\n";
+        if (!e.rfactor_of.empty()) os << "  rfactor_of " << e.rfactor_of << "\n";
+        for (const PipelineSchedule::FuncEntry::RFactor &r : e.rfactors) {
+            os << "  rfactor " << r.stage << " " << r.intermediate << " (" << list(r.initial_loops)
+               << ")";
+            for (const auto &[rv, v] : r.preserved) os << " [" << rv << " " << v << "]";
+            os << " ";
+            dump_stage(os, r.before);
+            os << "\n";
+        }
         for (size_t i = 0; i < e.stages.size(); i++) {
             os << "  stage " << i << (i < e.atomic.size() && e.atomic[i] ? " atomic " : " ");
             dump_stage(os, e.stages[i]);

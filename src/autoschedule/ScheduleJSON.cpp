@@ -265,7 +265,24 @@ public:
                       i < e.initial_loops.size() ? e.initial_loops[i] : std::vector<std::string>(),
                       i < e.atomic.size() && e.atomic[i]);
             }
-            os_ << "]}";
+            os_ << "]";
+            if (!e.rfactor_of.empty()) os_ << ",\n     \"rfactor_of\": " << quote(e.rfactor_of);
+            if (!e.rfactors.empty()) {
+                os_ << ",\n     \"rfactors\": [";
+                for (size_t i = 0; i < e.rfactors.size(); i++) {
+                    const PipelineSchedule::FuncEntry::RFactor &r = e.rfactors[i];
+                    os_ << (i ? ",\n" : "\n") << "      {\"stage\": " << r.stage
+                        << ", \"intermediate\": " << quote(r.intermediate) << ", \"preserved\": [";
+                    for (size_t k = 0; k < r.preserved.size(); k++)
+                        os_ << (k ? ", " : "") << "[" << quote(r.preserved[k].first) << ", "
+                            << quote(r.preserved[k].second) << "]";
+                    os_ << "],\n       \"before\":\n";
+                    stage(r.before, r.initial_loops, false);
+                    os_ << "}";
+                }
+                os_ << "]";
+            }
+            os_ << "}";
             first = false;
         }
         os_ << "\n]}\n";
@@ -332,6 +349,31 @@ std::vector<Bound> read_bounds(const Json &v) {
     return out;
 }
 
+/** One stage's schedule (and its loops before scheduling). */
+StageSchedule read_stage(const Json &st, std::vector<std::string> *initial_loops) {
+    StageSchedule ss;
+    ss.touched = flag(st, "touched");
+    for (const Json &sp : need(st, "splits", Json::Array, "a stage").items) {
+        Split x;
+        x.kind = Split::Kind(enum_index(split_kinds, sp["kind"], "a split's kind"));
+        x.old_var = str(sp, "old", "a split");
+        x.outer = str(sp, "outer", "a split");
+        x.inner = str(sp, "inner", "a split");
+        x.factor = read_expr(sp["factor"]);
+        x.exact = flag(sp, "exact");
+        x.tail = TailStrategy(enum_index(tail_strategy_names(), sp["tail"], "a split's tail"));
+        ss.splits.push_back(x);
+    }
+    for (const Json &d : need(st, "dims", Json::Array, "a stage").items)
+        ss.dims.push_back(
+            Dim{str(d, "var", "a loop"),
+                ForType(enum_index(for_type_names(), d["for_type"], "for_type")),
+                DeviceAPI(enum_index(device_api_names(), d["device_api"], "device_api")),
+                flag(d, "rvar")});
+    *initial_loops = str_list(st, "initial_loops", "a stage");
+    return ss;
+}
+
 } // namespace
 
 std::string PipelineSchedule::to_json() const {
@@ -366,29 +408,25 @@ PipelineSchedule PipelineSchedule::from_json(const std::string &json) {
                                                   read_expr(fold["extent"]),
                                                   flag(fold, "forward")});
         for (const Json &st : need(f, "stages", Json::Array, "a Func").items) {
-            StageSchedule ss;
-            ss.touched = flag(st, "touched");
-            for (const Json &sp : need(st, "splits", Json::Array, "a stage").items) {
-                Split x;
-                x.kind = Split::Kind(enum_index(split_kinds, sp["kind"], "a split's kind"));
-                x.old_var = str(sp, "old", "a split");
-                x.outer = str(sp, "outer", "a split");
-                x.inner = str(sp, "inner", "a split");
-                x.factor = read_expr(sp["factor"]);
-                x.exact = flag(sp, "exact");
-                x.tail =
-                    TailStrategy(enum_index(tail_strategy_names(), sp["tail"], "a split's tail"));
-                ss.splits.push_back(x);
-            }
-            for (const Json &d : need(st, "dims", Json::Array, "a stage").items)
-                ss.dims.push_back(
-                    Dim{str(d, "var", "a loop"),
-                        ForType(enum_index(for_type_names(), d["for_type"], "for_type")),
-                        DeviceAPI(enum_index(device_api_names(), d["device_api"], "device_api")),
-                        flag(d, "rvar")});
-            e.stages.push_back(ss);
+            std::vector<std::string> initial;
+            e.stages.push_back(read_stage(st, &initial));
             e.atomic.push_back(flag(st, "atomic"));
-            e.initial_loops.push_back(str_list(st, "initial_loops", "a stage"));
+            e.initial_loops.push_back(initial);
+        }
+        if (f["rfactor_of"].kind == Json::String) e.rfactor_of = f["rfactor_of"].s;
+        for (const Json &r : f["rfactors"].items) {
+            FuncEntry::RFactor x;
+            x.stage = int(need(r, "stage", Json::Number, "an rfactor").n);
+            x.intermediate = str(r, "intermediate", "an rfactor");
+            for (const Json &pr : need(r, "preserved", Json::Array, "an rfactor").items) {
+                if (pr.kind != Json::Array || pr.items.size() != 2 ||
+                    pr.items[0].kind != Json::String || pr.items[1].kind != Json::String)
+                    user_error("Schedule JSON: an rfactor's preserved loops must be pairs "
+                               "[RVar, Var] of strings");
+                x.preserved.emplace_back(pr.items[0].s, pr.items[1].s);
+            }
+            x.before = read_stage(need(r, "before", Json::Object, "an rfactor"), &x.initial_loops);
+            e.rfactors.push_back(x);
         }
         s.funcs_.push_back(std::move(e));
     }

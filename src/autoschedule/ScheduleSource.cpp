@@ -7,9 +7,11 @@
 #include <cctype>
 #include <functional>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "autoschedule/ScheduleUtil.h"
+#include "frontend/RFactor.h"
 #include "ir/Error.h"
 #include "ir/IROperator.h"
 #include "ir/IRPrinter.h"
@@ -256,8 +258,28 @@ class CppPrinter {
         return out;
     }
 
+    /** `Func intm = f.update(i)<splits>.rfactor(...);` for each recorded
+     * rfactor(), consumers first (an intermediate exists before its own). */
+    void rfactor_statements(const PipelineSchedule &s) {
+        for (auto it = s.funcs().rbegin(); it != s.funcs().rend(); ++it) {
+            for (const PipelineSchedule::FuncEntry::RFactor &r : it->rfactors) {
+                body_ << "    Func " << identifier(r.intermediate) << " = " << identifier(it->func)
+                      << ".update(" << r.stage - 1 << ")"
+                      << stage_calls(r.before, r.initial_loops, false) << ".rfactor(";
+                bool one = r.preserved.size() == 1;
+                if (!one) body_ << "{";
+                for (size_t i = 0; i < r.preserved.size(); i++)
+                    body_ << (i ? ", " : "") << (one ? "" : "{") << var(r.preserved[i].first, true)
+                          << ", " << var(r.preserved[i].second, false) << (one ? "" : "}");
+                if (!one) body_ << "}";
+                body_ << ");\n";
+            }
+        }
+    }
+
 public:
     std::string print(const PipelineSchedule &s) {
+        rfactor_statements(s);
         for (const PipelineSchedule::FuncEntry &e : s.funcs()) {
             std::string fname = identifier(e.func);
             std::string calls = placement_calls(e);
@@ -360,6 +382,8 @@ class SourceReader {
     std::map<std::string, Parameter> params_;      // identifier -> Param
     std::map<std::string, std::string> var_names_; // identifier -> loop name
     std::map<std::string, bool> var_is_rvar_;
+    std::set<std::string> started_;  // "func#stage" of updates this source scheduled
+    std::set<std::string> released_; // intermediates of updates this source put back
 
     const Token &peek() const { return toks_[pos_]; }
     Token next() { return toks_[pos_ < toks_.size() - 1 ? pos_++ : pos_]; }
@@ -628,6 +652,105 @@ class SourceReader {
         }
     }
 
+    /** Before the first call on update `stage` of f in this source: an
+     * update factored by an earlier rfactor() (not one made by this source)
+     * is put back, unscheduled, so the source's own calls remake it. */
+    void start_update(Function f, int stage) {
+        std::string key = f.name() + "#" + std::to_string(stage);
+        if (!started_.insert(key).second) return;
+        Definition &u = f.updates()[size_t(stage - 1)];
+        if (!rfactor_record(u)) return;
+        while (auto r = rfactor_record(u)) {
+            released_.insert(identifier(r->intermediate));
+            u = r->original;
+        }
+        u.schedule = initial_schedule(u, f.args());
+        f.invalidate_cache();
+    }
+
+    /** rfactor's argument: `r, v` or `{{r, v}, ...}`. */
+    std::vector<std::pair<RVar, Var>> rfactor_args() {
+        std::vector<std::pair<RVar, Var>> out;
+        auto pair = [&] {
+            Arg r = parse_arg();
+            expect(",");
+            Arg v = parse_arg();
+            if (r.kind != Arg::Name || v.kind != Arg::Name)
+                fail("rfactor takes pairs of an RVar and a Var");
+            out.emplace_back(RVar(loop_name(r.text)), pure_var(v));
+        };
+        if (peek().text == "{") {
+            next();
+            while (true) {
+                expect("{");
+                pair();
+                expect("}");
+                if (peek().text != ",") break;
+                next();
+            }
+            expect("}");
+        } else {
+            pair();
+        }
+        expect(")");
+        return out;
+    }
+
+    /** `Func intm = f.update(i)<loop calls>.rfactor(...);` */
+    void rfactor_statement() {
+        Token id = next();
+        if (id.kind != Token::Ident) fail("expected the name of the Func rfactor() makes");
+        expect("=");
+        Token head = next();
+        Function function = func_named(strip_loom(head.text));
+        int stage = 1;
+        while (true) {
+            expect(".");
+            Token method = next();
+            if (method.kind != Token::Ident) fail("expected a schedule call");
+            expect("(");
+            const std::string &m = method.text;
+            if (m == "rfactor") {
+                if (function.updates().empty())
+                    fail("Func " + function.name() + " has no update to rfactor");
+                start_update(function, stage);
+                // The name may be taken only by an intermediate that an
+                // update put back by this source had made.
+                if (funcs_.count(id.text) && !released_.count(id.text))
+                    fail("the pipeline already has a Func " + id.text +
+                         "; name rfactor's intermediate otherwise");
+                std::vector<std::pair<RVar, Var>> preserved = rfactor_args();
+                Func intm = rfactor_stage(function, stage, preserved, id.text);
+                funcs_[id.text] = intm.function();
+                break;
+            }
+            std::vector<Arg> args;
+            while (peek().text != ")") {
+                args.push_back(parse_arg());
+                if (peek().text == ",")
+                    next();
+                else if (peek().text != ")")
+                    fail("expected ',' or ')'");
+            }
+            expect(")");
+            if (m == "update") {
+                if (args.size() > 1 || (args.size() == 1 && args[0].kind != Arg::Number))
+                    fail("update() takes the index of an update definition");
+                stage = 1 + int(args.empty() ? 0 : args[0].number);
+                if (stage < 1 || stage > int(function.updates().size()))
+                    fail("Func " + function.name() + " has " +
+                         std::to_string(function.updates().size()) + " update definitions");
+                continue;
+            }
+            if (function.updates().empty())
+                fail("Func " + function.name() + " has no update to rfactor");
+            start_update(function, stage);
+            Stage st(function, stage);
+            if (!stage_call(st, m, args)) fail("unknown schedule call " + m + " before rfactor");
+        }
+        expect(";");
+    }
+
     void statement() {
         Token head = next();
         std::string h = strip_loom(head.text);
@@ -640,6 +763,10 @@ class SourceReader {
         }
         if (h == "Var" || h == "RVar") {
             declaration(h == "RVar");
+            return;
+        }
+        if (h == "Func") {
+            rfactor_statement();
             return;
         }
         Function function = func_named(h);
@@ -671,6 +798,7 @@ class SourceReader {
                          " update definitions");
                 continue;
             }
+            if (stage > 0) start_update(function, stage);
             Stage st(function, stage);
             if (stage_call(st, m, args)) continue;
             if (stage == 0 && func_call(f, m, args)) continue;

@@ -47,6 +47,9 @@ std::string root_loop_name(const std::string &qualified);
 std::vector<std::string> initial_loops(const Definition &def, bool is_update,
                                        const std::vector<std::string> &pure_args);
 
+/** An update's schedule as defined: its loops serial, in the initial order. */
+StageSchedule initial_schedule(const Definition &update, const std::vector<std::string> &pure_args);
+
 } // namespace Internal
 } // namespace loom
 

@@ -8,8 +8,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
+#include "frontend/RFactor.h"
 #include "ir/IRPrinter.h"
 
 namespace loom {
@@ -75,7 +77,18 @@ std::string TuningCache::key(const std::vector<Function> &outputs,
 }
 
 std::vector<std::pair<std::string, uint64_t>>
-TuningCache::definitions_of(const std::vector<Function> &funcs) {
+TuningCache::definitions_of(const std::vector<Function> &all_funcs) {
+    // The algorithm as written: updates that rfactor() replaced count as
+    // they were defined, and its intermediates not at all (a pipeline
+    // keeps the winner's rfactors after tuning).
+    std::set<std::string> intermediates;
+    for (const Function &f : all_funcs)
+        for (const Definition &u : f.updates())
+            for (auto r = rfactor_record(u); r; r = rfactor_record(r->original))
+                intermediates.insert(r->intermediate);
+    std::vector<Function> funcs;
+    for (const Function &f : all_funcs)
+        if (!intermediates.count(f.name())) funcs.push_back(f);
     std::map<std::string, std::string> position;
     for (size_t i = 0; i < funcs.size(); i++) position[funcs[i].name()] = "#" + std::to_string(i);
     auto is_name_char = [](char c) {
@@ -87,7 +100,11 @@ TuningCache::definitions_of(const std::vector<Function> &funcs) {
         for (const std::string &a : f.args()) os << a << ",";
         os << "\n";
         print_definition(os, f.definition());
-        for (const Definition &u : f.updates()) print_definition(os, u);
+        for (const Definition &u : f.updates()) {
+            Definition d = u;
+            while (auto r = rfactor_record(d)) d = r->original;
+            print_definition(os, d);
+        }
         // Whole names of Funcs become their positions.
         // So do its pure Vars (Loom makes up the names of some).
         std::map<std::string, std::string> names = position;

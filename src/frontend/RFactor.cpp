@@ -13,8 +13,12 @@
 // gives one partial result per block of 64 rows: few, large parallel tasks
 // and a small intermediate.
 
+#include "frontend/RFactor.h"
+
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <mutex>
 
 #include "analysis/Associativity.h"
 #include "analysis/Simplify.h"
@@ -140,14 +144,60 @@ Func Stage::rfactor(std::vector<std::pair<RVar, Var>> preserved) {
     if (!specialization_path_.empty())
         user_error("rfactor of " << stage << ": call rfactor on the update itself, not on a "
                                  << "specialization");
-    Function f = func_;
-    const Definition def = f.updates()[size_t(stage_ - 1)];
+    return rfactor_stage(func_, stage_, preserved, unique_name(func_.name() + "_intm"));
+}
+
+namespace Internal {
+
+namespace {
+
+struct RecordTable {
+    std::mutex lock;
+    std::map<const IRNode *, std::shared_ptr<const RFactorRecord>> records;
+};
+
+RecordTable &record_table() {
+    static RecordTable t;
+    return t;
+}
+
+} // namespace
+
+std::shared_ptr<const RFactorRecord> rfactor_record(const Definition &update) {
+    if (update.values.empty() || !update.values[0].defined()) return nullptr;
+    RecordTable &t = record_table();
+    std::lock_guard<std::mutex> g(t.lock);
+    auto it = t.records.find(update.values[0].get());
+    return it == t.records.end() ? nullptr : it->second;
+}
+
+void undo_rfactors(Function f) {
+    bool changed = false;
+    for (Definition &u : f.updates()) {
+        while (auto r = rfactor_record(u)) {
+            u = r->original;
+            changed = true;
+        }
+    }
+    if (changed) f.invalidate_cache();
+}
+
+Func rfactor_stage(Function f, int stage_index, const std::vector<std::pair<RVar, Var>> &preserved,
+                   const std::string &intermediate) {
+    std::string stage = "Func " + f.name() + " (update " + std::to_string(stage_index - 1) + ")";
+    if (stage_index < 1 || size_t(stage_index) > f.updates().size())
+        user_error("rfactor of Func " << f.name() << ": it has no update "
+                                      << std::to_string(stage_index - 1));
+    const Definition def = f.updates()[size_t(stage_index - 1)];
     if (def.rvars.empty())
         user_error("rfactor of " << stage << ": the update has no RDom, so there is nothing to "
                                  << "factor");
     if (preserved.empty()) user_error("rfactor of " << stage << " names no RVar to preserve");
     SplitDomain domain = apply_rvar_splits(stage, def);
 
+    auto record = std::make_shared<RFactorRecord>();
+    record->original = def;
+    record->intermediate = intermediate;
     std::map<std::string, Expr> to_pure; // preserved RVar (loop name) -> its new pure Var
     std::vector<std::string> preserved_names;
     for (const auto &[r, v] : preserved) {
@@ -173,6 +223,7 @@ Func Stage::rfactor(std::vector<std::pair<RVar, Var>> preserved) {
         }
         to_pure[rv->var] = Expr(v);
         preserved_names.push_back(rv->var);
+        record->preserved.emplace_back(rv->var, v.name());
     }
 
     AssociativeOp op = find_associative_op(f.name(), def.args, def.values);
@@ -207,7 +258,7 @@ Func Stage::rfactor(std::vector<std::pair<RVar, Var>> preserved) {
     std::vector<Expr> pure_args;
     for (const std::string &a : f.args()) pure_args.push_back(Variable::make(Int(32), a));
 
-    Func intm(unique_name(f.name() + "_intm"));
+    Func intm(intermediate);
     std::vector<Expr> intm_pure = pure_args, intm_lhs;
     for (const auto &[r, v] : preserved) intm_pure.push_back(Expr(v));
     for (const Expr &a : def.args) intm_lhs.push_back(substitute(intm_subs, a));
@@ -235,10 +286,18 @@ Func Stage::rfactor(std::vector<std::pair<RVar, Var>> preserved) {
     std::vector<Expr> merge = combine(op, old_f, partial);
     f.define_update(pure_args, merge);
     std::vector<Definition> &updates = f.updates();
-    updates[size_t(stage_ - 1)] = updates.back();
+    record->merge_value = updates.back().values[0];
+    {
+        RecordTable &t = record_table();
+        std::lock_guard<std::mutex> g(t.lock);
+        t.records[record->merge_value.get()] = record;
+    }
+    updates[size_t(stage_index - 1)] = updates.back();
     updates.pop_back();
     f.invalidate_cache();
     return intm;
 }
+
+} // namespace Internal
 
 } // namespace loom

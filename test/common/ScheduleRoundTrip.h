@@ -19,11 +19,16 @@ inline loom::PipelineSchedule default_schedule_like(const loom::PipelineSchedule
         e.placement = FuncSchedule();
         for (size_t i = 0; i < e.stages.size(); i++) {
             std::map<std::string, bool> rvar;
-            for (const Dim &dim : e.stages[i].dims)
+            for (const Dim &dim : e.stages[i].dims) {
                 rvar[dim.var.substr(0, dim.var.find('.'))] = dim.is_rvar;
+                rvar[dim.var] = dim.is_rvar;
+            }
             StageSchedule st;
-            for (const std::string &n : e.initial_loops[i])
-                st.dims.push_back(Dim{n, loom::ForType::Serial, loom::DeviceAPI::None, rvar[n]});
+            for (const std::string &n : e.initial_loops[i]) {
+                // An rfactor() intermediate's RVars have qualified names.
+                bool is_rvar = rvar.count(n) ? rvar[n] : rvar[n.substr(0, n.find('.'))];
+                st.dims.push_back(Dim{n, loom::ForType::Serial, loom::DeviceAPI::None, is_rvar});
+            }
             e.stages[i] = st;
             e.atomic[i] = false;
         }

@@ -250,3 +250,215 @@ TEST_CASE("autoschedule: unknown auto-schedulers and options are errors", "[auto
                       Catch::Contains("given 1 size") && Catch::Contains("2 dimensions"));
     CHECK_THROWS_WITH(Pipeline::add_autoscheduler("Loom", nullptr), Catch::Contains("is taken"));
 }
+
+// ---- Reductions without pure parallelism are factored (rfactor).
+
+namespace {
+
+Buffer<uint8_t> random_bytes(int w, int h) {
+    Buffer<uint8_t> im(w, h);
+    uint32_t s = 2463534242u;
+    for (int j = 0; j < h; j++)
+        for (int i = 0; i < w; i++) {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            im(i, j) = uint8_t(s >> 24);
+        }
+    return im;
+}
+
+const AutoschedulerParams four_threads("Loom", {{"parallelism", "4"}});
+
+/** The schedule was factored: an rfactor() in the printed C++ and a
+ * parallel loop in the loop nest; and the printed C++, applied to a fresh
+ * copy of the algorithm, gives the same loop nest. */
+template <typename Build>
+void check_factored(const Pipeline &p, const AutoSchedulerResults &r, Build fresh) {
+    INFO(r.schedule_source);
+    CHECK(r.schedule_source.find(".rfactor(") != std::string::npos);
+    CHECK(r.schedule_source.find(".parallel(") != std::string::npos);
+    std::string nest = p.loop_nest();
+    INFO(nest);
+    CHECK(nest.find("parallel") != std::string::npos);
+    CHECK(loom_test::schedule_round_trip_problem(p) == "");
+    Pipeline copy = fresh();
+    PipelineSchedule::apply_source(copy, r.schedule_source);
+    CHECK(copy.loop_nest() == nest);
+    CHECK(PipelineSchedule::of(copy) == r.schedule);
+    Pipeline again = fresh();
+    r.schedule.apply(again);
+    CHECK(again.loop_nest() == nest);
+}
+
+} // namespace
+
+TEST_CASE("autoschedule: a histogram is factored into parallel partial histograms",
+          "[autoschedule][rfactor]") {
+    const int W = 301, H = 203;
+    Buffer<uint8_t> im = random_bytes(W, H);
+    auto build = [&] {
+        Func hist("as_hist");
+        Var i("i");
+        RDom r(0, W, 0, H, "r");
+        hist(i) = 0;
+        hist(clamp(cast<int>(im(r.x, r.y)), 0, 255)) += 1;
+        return Pipeline(hist);
+    };
+    Pipeline p = build();
+    AutoSchedulerResults res =
+        p.apply_autoscheduler({256}, get_jit_target_from_environment(), four_threads);
+    check_factored(p, res, build);
+    Buffer<int> out = p.realize({256});
+    std::vector<int> ref(256, 0);
+    for (int j = 0; j < H; j++)
+        for (int k = 0; k < W; k++) ref[im(k, j)]++;
+    for (int b = 0; b < 256; b++) REQUIRE(out(b) == ref[size_t(b)]);
+
+    // Ahead of time: the output's estimates, and the same choice.
+    Pipeline est = build();
+    est.outputs()[0].set_estimate(Var("i"), 0, 256);
+    AutoSchedulerResults aot =
+        est.apply_autoscheduler(get_jit_target_from_environment(), four_threads);
+    CHECK(aot.output_sizes == std::vector<std::vector<int>>{{256}});
+    CHECK(aot.schedule_source.find(".rfactor(") != std::string::npos);
+    CHECK(aot.schedule_source.find(".parallel(") != std::string::npos);
+}
+
+TEST_CASE("autoschedule: sums to one value are factored and vectorized",
+          "[autoschedule][rfactor]") {
+    const int W = 256, H = 190;
+    Buffer<uint8_t> bytes = random_bytes(W, H);
+    Buffer<float> fin(W, H);
+    Buffer<int> iin(W, H);
+    for (int j = 0; j < H; j++)
+        for (int k = 0; k < W; k++) {
+            fin(k, j) = bytes(k, j) / 255.0f + 0.001f * float(k % 7);
+            iin(k, j) = int(bytes(k, j)) * 1000 - 120000;
+        }
+    double fref = 0;
+    int64_t iref = 0;
+    for (int j = 0; j < H; j++)
+        for (int k = 0; k < W; k++) {
+            fref += fin(k, j);
+            iref += iin(k, j);
+        }
+
+    // A float sum to a scalar (0-dimensional Func).
+    auto float_sum = [&] {
+        Func s("as_fsum");
+        RDom r(0, W, 0, H, "r");
+        s() = 0.0f;
+        s() += fin(r.x, r.y);
+        return Pipeline(s);
+    };
+    Pipeline fp = float_sum();
+    AutoSchedulerResults fr =
+        fp.apply_autoscheduler(std::vector<int>{}, get_jit_target_from_environment(), four_threads);
+    check_factored(fp, fr, float_sum);
+    CHECK(fr.schedule_source.find(".vectorize(") != std::string::npos);
+    Buffer<float> fs = fp.realize(std::vector<int>{});
+    CHECK(std::abs(double(fs()) - fref) <= 1e-4 * std::abs(fref));
+
+    // An integer sum into a 1-element Func: exact.
+    auto int_sum = [&] {
+        Func t("as_isum");
+        Var x("x");
+        RDom r(0, W, 0, H, "r");
+        t(x) = 0;
+        t(0) += iin(r.x, r.y);
+        return Pipeline(t);
+    };
+    Pipeline ip = int_sum();
+    AutoSchedulerResults ir =
+        ip.apply_autoscheduler({1}, get_jit_target_from_environment(), four_threads);
+    check_factored(ip, ir, int_sum);
+    Buffer<int> is = ip.realize({1});
+    CHECK(int64_t(is(0)) == int64_t(int32_t(uint32_t(uint64_t(iref)))));
+}
+
+TEST_CASE("autoschedule: min and max reductions are factored, column-wise too",
+          "[autoschedule][rfactor]") {
+    const int W = 16, H = 2000;
+    Buffer<uint8_t> im = random_bytes(W, H);
+    // The largest value of the image.
+    auto biggest = [&] {
+        Func m("as_max");
+        RDom r(0, W, 0, H, "r");
+        m() = cast<uint8_t>(0);
+        m() = max(m(), im(r.x, r.y));
+        return Pipeline(m);
+    };
+    Pipeline mp = biggest();
+    AutoSchedulerResults mr =
+        mp.apply_autoscheduler(std::vector<int>{}, get_jit_target_from_environment(), four_threads);
+    check_factored(mp, mr, biggest);
+    int ref = 0;
+    for (int j = 0; j < H; j++)
+        for (int k = 0; k < W; k++) ref = std::max<int>(ref, im(k, j));
+    CHECK(int(Buffer<uint8_t>(mp.realize(std::vector<int>{}))()) == ref);
+
+    // The minimum of each of 16 columns of 2000 rows: too few columns to
+    // share among threads, so the rows are split.
+    auto column_min = [&] {
+        Func c("as_colmin");
+        Var x("x");
+        RDom r(0, H, "r");
+        c(x) = cast<uint8_t>(255);
+        c(x) = min(c(x), im(x, r));
+        return Pipeline(c);
+    };
+    Pipeline cp = column_min();
+    AutoSchedulerResults cr =
+        cp.apply_autoscheduler({W}, get_jit_target_from_environment(), four_threads);
+    check_factored(cp, cr, column_min);
+    Buffer<uint8_t> cols = cp.realize({W});
+    for (int k = 0; k < W; k++) {
+        int m = 255;
+        for (int j = 0; j < H; j++) m = std::min<int>(m, im(k, j));
+        REQUIRE(int(cols(k)) == m);
+    }
+}
+
+TEST_CASE("autoschedule: sums of a few long rows are factored along the rows",
+          "[autoschedule][rfactor]") {
+    const int W = 3000, H = 6;
+    Buffer<uint8_t> im = random_bytes(W, H);
+    auto row_sums = [&] {
+        Func s("as_rowsum");
+        Var y("y");
+        RDom r(0, W, "r");
+        s(y) = 0;
+        s(y) += cast<int>(im(r, y));
+        return Pipeline(s);
+    };
+    Pipeline p = row_sums();
+    AutoSchedulerResults res =
+        p.apply_autoscheduler({H}, get_jit_target_from_environment(), four_threads);
+    check_factored(p, res, row_sums);
+    Buffer<int> out = p.realize({H});
+    for (int j = 0; j < H; j++) {
+        int ref = 0;
+        for (int k = 0; k < W; k++) ref += im(k, j);
+        REQUIRE(out(j) == ref);
+    }
+}
+
+TEST_CASE("autoschedule: updates that are not associative stay serial", "[autoschedule][rfactor]") {
+    const int W = 120, H = 90;
+    Buffer<uint8_t> im = random_bytes(W, H);
+    Func h("as_poly");
+    RDom r(0, W, 0, H, "r");
+    h() = cast<uint32_t>(0);
+    h() = h() * 31 + cast<uint32_t>(im(r.x, r.y)); // a polynomial hash: order matters
+    Pipeline p(h);
+    AutoSchedulerResults res =
+        p.apply_autoscheduler(std::vector<int>{}, get_jit_target_from_environment(), four_threads);
+    INFO(res.schedule_source);
+    CHECK(res.schedule_source.find("rfactor") == std::string::npos);
+    CHECK(p.loop_nest().find("parallel") == std::string::npos);
+    uint32_t ref = 0;
+    for (int j = 0; j < H; j++)
+        for (int k = 0; k < W; k++) ref = ref * 31u + im(k, j);
+    CHECK(Buffer<uint32_t>(p.realize(std::vector<int>{}))() == ref);
+}

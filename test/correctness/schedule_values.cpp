@@ -217,6 +217,154 @@ TEST_CASE("schedule values: GPU loops, fuse, rename and storage print and read b
     CHECK(loom_test::schedule_round_trip_problem(Pipeline(h)) == "");
 }
 
+namespace {
+
+/** A histogram and a sum, both factored by hand, built fresh each call. */
+struct Factored {
+    Buffer<uint8_t> im;
+    Var i{"i"}, u{"u"}, v{"v"};
+    RVar ryo{"ryo"}, ryi{"ryi"}, rxo{"rxo"}, rxi{"rxi"};
+    Func hist{"sv_hist"}, total{"sv_total"}, out{"sv_out"};
+
+    explicit Factored(const Buffer<uint8_t> &input) : im(input) {
+        RDom r(0, im.width(), 0, im.height(), "r");
+        hist(i) = 0;
+        hist(cast<int>(im(r.x, r.y))) += 1;
+        total() = 0;
+        total() += cast<int>(im(r.x, r.y));
+        out(i) = hist(i) * 1000 + total();
+    }
+    void schedule() {
+        Func hi = hist.update(0).split(RVar("r$y"), ryo, ryi, 16).rfactor(ryo, u);
+        hi.compute_root().update(0).parallel(u);
+        hist.compute_root().update(0).reorder(i, ryo).vectorize(i, 8);
+        Func ti = total.update(0)
+                      .split(RVar("r$x"), rxo, rxi, 8)
+                      .split(RVar("r$y"), ryo, ryi, 8)
+                      .rfactor({{rxi, v}, {ryo, u}});
+        ti.compute_root().bound(v, 0, 8).vectorize(v);
+        ti.update(0).reorder(v, rxo, ryi, u).vectorize(v).parallel(u);
+        total.compute_root();
+    }
+};
+
+} // namespace
+
+TEST_CASE("schedule values: rfactor() prints, saves and moves to a fresh algorithm",
+          "[schedule_value][rfactor]") {
+    Buffer<uint8_t> im(67, 45);
+    for (int j = 0; j < 45; j++)
+        for (int k = 0; k < 67; k++) im(k, j) = uint8_t((k * 29 + j * 101) % 256);
+    std::vector<int> h(256, 0);
+    int total = 0;
+    for (int j = 0; j < 45; j++)
+        for (int k = 0; k < 67; k++) {
+            h[im(k, j)]++;
+            total += im(k, j);
+        }
+    auto check = [&](Func out) {
+        Buffer<int> got = out.realize({256});
+        for (int b = 0; b < 256; b++) REQUIRE(got(b) == h[size_t(b)] * 1000 + total);
+    };
+
+    Factored a(im);
+    a.schedule();
+    Pipeline pa(a.out);
+    PipelineSchedule s = PipelineSchedule::of(pa);
+    std::string src = s.to_cpp();
+    INFO(src);
+    // The intermediates are made by rfactor() statements in the user's names.
+    CHECK(src.find("= sv_hist.update(0).split(r_y, ryo, ryi, 16).rfactor(ryo, u);") !=
+          std::string::npos);
+    CHECK(src.find(".split(r_x, rxo, rxi, 8).split(r_y, ryo, ryi, 8).rfactor({{rxi, v}, {ryo, "
+                   "u}});") != std::string::npos);
+    CHECK(src.find("RVar ") != std::string::npos);
+    const PipelineSchedule::FuncEntry *he = s.find("sv_hist");
+    REQUIRE(he);
+    REQUIRE(he->rfactors.size() == 1);
+    REQUIRE(s.find(he->rfactors[0].intermediate) != nullptr);
+    CHECK(s.find(he->rfactors[0].intermediate)->rfactor_of == "sv_hist");
+    CHECK(loom_test::schedule_round_trip_problem(pa) == "");
+    check(a.out);
+    std::string nest = pa.loop_nest();
+
+    // To a fresh copy: as a value, as C++ and through a JSON file.
+    Factored b(im);
+    s.apply(Pipeline(b.out));
+    CHECK(Pipeline(b.out).loop_nest() == nest);
+    CHECK(PipelineSchedule::of(Pipeline(b.out)) == s);
+    check(b.out);
+    Factored c(im);
+    PipelineSchedule::apply_source(Pipeline(c.out), src);
+    CHECK(Pipeline(c.out).loop_nest() == nest);
+    CHECK(PipelineSchedule::of(Pipeline(c.out)) == s);
+    check(c.out);
+    loom_test::ScratchFile file("schedule_values", "rfactor.json");
+    s.save(file.path);
+    PipelineSchedule loaded = PipelineSchedule::load(file.path);
+    CHECK(loaded == s);
+    Factored d(im);
+    loaded.apply(Pipeline(d.out));
+    CHECK(Pipeline(d.out).loop_nest() == nest);
+    check(d.out);
+
+    // Applying the default schedule puts the updates back as defined.
+    Factored e(im);
+    PipelineSchedule plain = PipelineSchedule::of(Pipeline(e.out));
+    plain.apply(pa);
+    CHECK(PipelineSchedule::of(pa) == plain);
+    CHECK(pa.loop_nest().find("intm") == std::string::npos);
+    check(a.out);
+    // And applying the factored one again makes the same intermediates.
+    s.apply(pa);
+    CHECK(pa.loop_nest() == nest);
+    check(a.out);
+}
+
+TEST_CASE("schedule values: bad rfactor() source names the problem", "[schedule_value][rfactor]") {
+    Buffer<uint8_t> im(20, 10);
+    for (int j = 0; j < 10; j++)
+        for (int k = 0; k < 20; k++) im(k, j) = uint8_t(k + j);
+    Factored a(im);
+    Pipeline p(a.out);
+    PipelineSchedule before = PipelineSchedule::of(p);
+    CHECK_THROWS_WITH(PipelineSchedule::apply_source(
+                          p, "RVar r_y(\"r$y\");\nFunc hi = sv_hist.update(0).rfactor(r_y);"),
+                      Catch::Contains("line 2") && Catch::Contains("expected ','"));
+    CHECK_THROWS_WITH(
+        PipelineSchedule::apply_source(p, "Func hi = sv_out.update(0).rfactor(r, u);"),
+        Catch::Contains("update() takes the index") || Catch::Contains("0 update definitions"));
+    CHECK_THROWS_WITH(
+        PipelineSchedule::apply_source(p, "Func hi = sv_hist.update(0).rfactor(q, u);"),
+        Catch::Contains("RVar q") && Catch::Contains("not a dimension of its RDom"));
+    CHECK_THROWS_WITH(PipelineSchedule::apply_source(p, "Func hi = sv_hist.update(0);"),
+                      Catch::Contains("expected '.'"));
+    CHECK_THROWS_WITH(
+        PipelineSchedule::apply_source(p, "Func sv_out = sv_hist.update(0).rfactor(r, u);"),
+        Catch::Contains("already has a Func sv_out"));
+    CHECK_THROWS_WITH(
+        PipelineSchedule::apply_source(p, "Func hi = sv_hist.update(-1).rfactor(r, u);"),
+        Catch::Contains("has 1 update definitions"));
+    CHECK(PipelineSchedule::of(p) == before); // all or nothing
+    // A recorded rfactor() of an update that is not there.
+    Factored b(im);
+    b.schedule();
+    PipelineSchedule s = PipelineSchedule::of(Pipeline(b.out));
+    for (auto &e : s.funcs())
+        for (auto &r : e.rfactors) r.stage = 3;
+    Factored c(im);
+    CHECK_THROWS_WITH(s.apply(Pipeline(c.out)), Catch::Contains("rfactor() of update 2") &&
+                                                    Catch::Contains("1 update definitions"));
+    CHECK(PipelineSchedule::of(Pipeline(c.out)) == before);
+    CHECK_THROWS_WITH(
+        PipelineSchedule::from_json(
+            "{\"loom_schedule\": 1, \"funcs\": [{\"func\": \"f\", \"args\": [], "
+            "\"compute\": \"inlined\", \"store\": \"inlined\", \"memory_type\": \"Auto\", "
+            "\"bounds\": [], \"estimates\": [], \"storage_dims\": [], \"stages\": [], "
+            "\"rfactors\": [{\"stage\": 1, \"intermediate\": \"g\", \"preserved\": [[\"r\"]]}]}]}"),
+        Catch::Contains("preserved loops must be pairs"));
+}
+
 TEST_CASE("schedule values: compile_to writes the schedule output", "[schedule_value]") {
     Buffer<int> in = ramp(16, 16);
     Blur a(in);
