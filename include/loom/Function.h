@@ -4,6 +4,7 @@
 /** \file Internal::Function: the definitions and schedule behind a Func. */
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,8 @@
 
 namespace loom {
 namespace Internal {
+
+struct RFactorRecord;
 
 /** One definition of a Func: the pure one or an update. */
 struct Definition {
@@ -27,6 +30,9 @@ struct Definition {
     /** atomic(): concurrent iterations update the Func with atomic
      * read-modify-write operations, so parallel loops over RVars are legal. */
     bool atomic = false;
+    /** Set on the merge update rfactor() leaves: the update it replaced and
+     * how (schedules as values re-create or undo it; src/frontend/RFactor.h). */
+    std::shared_ptr<const RFactorRecord> rfactored;
 };
 
 struct FunctionContents : RefCounted {

@@ -697,6 +697,20 @@ class SourceReader {
     }
 
     /** `Func intm = f.update(i)<loop calls>.rfactor(...);` */
+    /** The arguments of a call up to its ')' (the '(' already read). */
+    std::vector<Arg> call_args() {
+        std::vector<Arg> args;
+        while (peek().text != ")") {
+            args.push_back(parse_arg());
+            if (peek().text == ",")
+                next();
+            else if (peek().text != ")")
+                fail("expected ',' or ')'");
+        }
+        expect(")");
+        return args;
+    }
+
     void rfactor_statement() {
         Token id = next();
         if (id.kind != Token::Ident) fail("expected the name of the Func rfactor() makes");
@@ -724,15 +738,7 @@ class SourceReader {
                 funcs_[id.text] = intm.function();
                 break;
             }
-            std::vector<Arg> args;
-            while (peek().text != ")") {
-                args.push_back(parse_arg());
-                if (peek().text == ",")
-                    next();
-                else if (peek().text != ")")
-                    fail("expected ',' or ')'");
-            }
-            expect(")");
+            std::vector<Arg> args = call_args();
             if (m == "update") {
                 if (args.size() > 1 || (args.size() == 1 && args[0].kind != Arg::Number))
                     fail("update() takes the index of an update definition");
@@ -777,15 +783,7 @@ class SourceReader {
             Token method = next();
             if (method.kind != Token::Ident) fail("expected a schedule call");
             expect("(");
-            std::vector<Arg> args;
-            while (peek().text != ")") {
-                args.push_back(parse_arg());
-                if (peek().text == ",")
-                    next();
-                else if (peek().text != ")")
-                    fail("expected ',' or ')'");
-            }
-            expect(")");
+            std::vector<Arg> args = call_args();
             const std::string &m = method.text;
             if (m == "update") {
                 if (stage != 0 || args.size() > 1 ||

@@ -18,7 +18,6 @@
 #include <algorithm>
 #include <map>
 #include <memory>
-#include <mutex>
 
 #include "analysis/Associativity.h"
 #include "analysis/Simplify.h"
@@ -149,26 +148,8 @@ Func Stage::rfactor(std::vector<std::pair<RVar, Var>> preserved) {
 
 namespace Internal {
 
-namespace {
-
-struct RecordTable {
-    std::mutex lock;
-    std::map<const IRNode *, std::shared_ptr<const RFactorRecord>> records;
-};
-
-RecordTable &record_table() {
-    static RecordTable t;
-    return t;
-}
-
-} // namespace
-
 std::shared_ptr<const RFactorRecord> rfactor_record(const Definition &update) {
-    if (update.values.empty() || !update.values[0].defined()) return nullptr;
-    RecordTable &t = record_table();
-    std::lock_guard<std::mutex> g(t.lock);
-    auto it = t.records.find(update.values[0].get());
-    return it == t.records.end() ? nullptr : it->second;
+    return update.rfactored;
 }
 
 void undo_rfactors(Function f) {
@@ -286,12 +267,7 @@ Func rfactor_stage(Function f, int stage_index, const std::vector<std::pair<RVar
     std::vector<Expr> merge = combine(op, old_f, partial);
     f.define_update(pure_args, merge);
     std::vector<Definition> &updates = f.updates();
-    record->merge_value = updates.back().values[0];
-    {
-        RecordTable &t = record_table();
-        std::lock_guard<std::mutex> g(t.lock);
-        t.records[record->merge_value.get()] = record;
-    }
+    updates.back().rfactored = record;
     updates[size_t(stage_index - 1)] = updates.back();
     updates.pop_back();
     f.invalidate_cache();

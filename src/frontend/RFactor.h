@@ -22,12 +22,10 @@ struct RFactorRecord {
     Definition original;
     std::vector<std::pair<std::string, std::string>> preserved; // RVar loop -> new pure Var
     std::string intermediate;
-    Expr merge_value; // the merge's first value: the key, held so it stays unique
 };
 
-/** The rfactor() that made this update (a merge stage), or null. Records
- * live in a table beside the Funcs (keyed by the merge's value), so
- * Definition keeps its layout. */
+/** The rfactor() that made this update (a merge stage), or null
+ * (Definition::rfactored). */
 std::shared_ptr<const RFactorRecord> rfactor_record(const Definition &update);
 
 /** Stage::rfactor of update stage_index - 1 of f, the intermediate named
