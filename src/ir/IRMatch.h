@@ -246,6 +246,31 @@ inline bool match(const PatNode &p, const Expr &e, Bindings &b) {
     return false;
 }
 
+/** Could p match e, judging by node kinds and constants alone (repeated
+ * wildcards unchecked)? Most rules of a set fail here, before any binding
+ * takes a reference (an atomic count each) or compares subtrees. */
+inline bool shape_may_match(const PatNode &p, const Expr &e) {
+    switch (p.kind) {
+    case PatKind::Wild:
+        return true;
+    case PatKind::ConstWild:
+        return is_scalar_constant(e);
+    case PatKind::Literal:
+        return is_const(e, p.literal);
+    case PatKind::Op: {
+        if (e.node_type() != p.op) return false;
+        const Expr *operands[3];
+        int count = 0;
+        if (!node_operands(e, operands, count) || count != int(p.children.size())) return false;
+        for (int i = 0; i < count; i++) {
+            if (!shape_may_match(*p.children[i].node, *operands[i])) return false;
+        }
+        return true;
+    }
+    }
+    return false;
+}
+
 /** The type a pattern will have once built, if it names a bound expression. */
 inline bool pattern_type(const PatNode &p, const Bindings &b, Type &out) {
     switch (p.kind) {
@@ -382,6 +407,7 @@ public:
     Expr apply(const Expr &e, Type type, Folder fold, void *context) const {
         for (const Rule &r : rules) {
             if (!domain_allows(r.domain, type)) continue;
+            if (!shape_may_match(*r.before.node, e)) continue;
             Bindings b;
             if (!match(*r.before.node, e, b)) continue;
             if (r.predicate.node) {

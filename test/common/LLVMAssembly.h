@@ -10,13 +10,19 @@
 
 namespace loom_test {
 
-/** f's LLVM assembly for x86-64 with AVX2 and FMA: a fixed target, so that
- * what a test looks for does not depend on the host's vector width. */
+/** f's LLVM assembly for the target named `target` (a fixed one, so that
+ * what a test looks for does not depend on the host). */
+inline std::string llvm_assembly_for(loom::Func f, const std::vector<loom::Argument> &args,
+                                     const std::string &name, const std::string &target) {
+    ScratchFile file("llvm_assembly", name + ".ll");
+    f.compile_to_llvm_assembly(file.path, args, name, loom::Target(target));
+    return read_text(file.path);
+}
+
+/** f's LLVM assembly for x86-64 with AVX2 and FMA. */
 inline std::string avx2_llvm_assembly(loom::Func f, const std::vector<loom::Argument> &args,
                                       const std::string &name) {
-    ScratchFile file("llvm_assembly", name + ".ll");
-    f.compile_to_llvm_assembly(file.path, args, name, loom::Target("x86-64-linux-avx2-fma"));
-    return read_text(file.path);
+    return llvm_assembly_for(f, args, name, "x86-64-linux-avx2-fma");
 }
 
 } // namespace loom_test

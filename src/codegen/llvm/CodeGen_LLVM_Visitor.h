@@ -206,11 +206,18 @@ private:
      * not. */
     llvm::Value *repeated_lanes_load(const Load *op, const RepeatedLanesIndex &index,
                                      llvm::Type *elem, llvm::Align align);
+    /** Does the target load a vector of this type under a mask in one
+     * instruction (rather than lane by lane behind branches)? */
+    bool has_native_masked_load(llvm::Type *vec_type, llvm::Align align);
     /** A load whose index is a clamped ramp (ClampedRampIndex): a masked
      * dense load of the lanes inside the clamp, the others from the first
      * or last lane's element; never reads an element the lanes do not. */
     llvm::Value *clamped_ramp_load(const Load *op, const ClampedRampIndex &index, llvm::Type *elem,
                                    llvm::Align align);
+    /** The same load on a target without masked loads of its elements: a
+     * dense load where no lane is clamped, else a gather. */
+    llvm::Value *clamped_ramp_load_or_gather(const Load *op, const ClampedRampIndex &index,
+                                             llvm::Type *elem, llvm::Align align);
     /** For each Handle name a Load or Store may use: the buffer or
      * allocation whose memory it points into ("" when not known). */
     Scope<std::string> memory_roots;

@@ -1,6 +1,7 @@
 // make_target_machine(): an LLVM TargetMachine for a loom::Target.
 
 #include <mutex>
+#include <string>
 
 #include <llvm/ADT/StringMap.h>
 #include <llvm/MC/TargetRegistry.h>
@@ -24,9 +25,24 @@ namespace {
 // cache, so a tight loop that happens to land there runs from the slow legacy
 // decoder: the same histogram loop took 9 or 14 ms depending on where it sat.
 // Padding branches away from those boundaries (clang's
-// -mbranches-within-32B-boundaries) costs a few nop bytes. The option lives
-// only in LLVM's command-line registry; a user's own setting wins.
+// -mbranches-within-32B-boundaries) costs a few nop bytes, and compile time:
+// the assembler relaxes each section again and again while the padding moves
+// (nearly half of stencil_chain's machine code time on an AMD EPYC). So only
+// where this process runs on one of those cores (LLVM's names for them);
+// other CPUs (AMD's, Ice Lake and later) have no such erratum. The option
+// lives only in LLVM's command-line registry, so it holds for the whole
+// process; a user's own setting wins.
+bool host_has_jcc_erratum() {
+    static const char *const affected[] = {"skylake", "skylake-avx512", "cascadelake",
+                                           "cooperlake"};
+    std::string cpu = llvm::sys::getHostCPUName().str();
+    for (const char *name : affected)
+        if (cpu == name) return true;
+    return false;
+}
+
 void pad_branches_within_32_byte_boundaries() {
+    if (!host_has_jcc_erratum()) return;
     auto &options = llvm::cl::getRegisteredOptions();
     auto it = options.find("x86-branches-within-32B-boundaries");
     if (it != options.end() && it->second->getNumOccurrences() == 0)
