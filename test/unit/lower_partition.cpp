@@ -355,7 +355,8 @@ TEST_CASE("partition_loops partitions the innermost loops of a prologue and an e
 
     for (int nv : {0, 1, 7, 8, 9, 21})
         for (int wv : {1, 3, 30})
-            for (int hv : {1, 2, 6}) check_same_stores(loop, parted, {{"n", nv}, {"w", wv}, {"h", hv}});
+            for (int hv : {1, 2, 6})
+                check_same_stores(loop, parted, {{"n", nv}, {"w", wv}, {"h", hv}});
 }
 
 TEST_CASE("partition_loops solves clamps through a division by a constant", "[partition]") {
