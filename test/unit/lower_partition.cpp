@@ -3,6 +3,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "Loom.h"
 #include "common/IRInterpreter.h"
@@ -100,29 +101,33 @@ void check_same_stores(const Stmt &loop, const Stmt &parted,
     CHECK(ref.iterations == got.iterations);
 }
 
+/** for x in [a, a + n): out[x - a] = value. Partitioned, it must become a
+ * prologue, a steady state free of clamps, selects and guards, and an
+ * epilogue, and store the same values for every a, n and w given. */
+void check_partitions_one_loop(const Expr &value, const std::vector<int> &as,
+                               const std::vector<int> &ns, const std::vector<int> &ws) {
+    Expr x = v("x"), a = v("a");
+    Stmt loop = For::make("x", a, v("n"), ForType::Serial, DeviceAPI::None,
+                          store("out", value, Sub::make(x, a)));
+    Stmt parted = partition_loops(loop);
+    INFO(parted);
+    CHECK(find_nodes<For>(parted).size() == 3);
+    CHECK(clean_loops(parted, "x") == 1);
+    for (int av : as)
+        for (int nv : ns)
+            for (int wv : ws) check_same_stores(loop, parted, {{"a", av}, {"n", nv}, {"w", wv}});
+}
+
 } // namespace
 
 TEST_CASE("partition_loops removes clamps from the steady state and keeps every value",
           "[partition]") {
     // for x in [a, a + n): out[x - a] = clamp(likely(x - 1), 0, w - 1) * 1000
     //                                   + select(likely(x < w), 1, 2)
-    Expr x = v("x"), a = v("a"), n = v("n"), w = v("w");
+    Expr x = v("x"), w = v("w");
     Expr value = Add::make(Mul::make(clamp_likely(Sub::make(x, 1), 0, Sub::make(w, 1)), 1000),
                            Select::make(Internal::likely(LT::make(x, w)), 1, 2));
-    Stmt loop = For::make("x", a, n, ForType::Serial, DeviceAPI::None,
-                          store("out", value, Sub::make(x, a)));
-    Stmt parted = partition_loops(loop);
-    INFO(parted);
-    CHECK(find_nodes<For>(parted).size() == 3);
-    CHECK(clean_loops(parted, "x") == 1);
-
-    for (int av : {-5, 0, 1, 3}) {
-        for (int nv : {0, 1, 2, 5, 20}) {
-            for (int wv : {0, 1, 2, 4, 30}) {
-                check_same_stores(loop, parted, {{"a", av}, {"n", nv}, {"w", wv}});
-            }
-        }
-    }
+    check_partitions_one_loop(value, {-5, 0, 1, 3}, {0, 1, 2, 5, 20}, {0, 1, 2, 4, 30});
 }
 
 TEST_CASE("partition_loops resolves GuardWithIf tails over inner loops", "[partition]") {
@@ -362,22 +367,10 @@ TEST_CASE("partition_loops partitions the innermost loops of a prologue and an e
 TEST_CASE("partition_loops solves clamps through a division by a constant", "[partition]") {
     // for x in [a, a + n): out[x - a] = clamp(likely(x / 2), 0, w - 1)
     //                                   + clamp(likely((x + 1) / 3 - 1), 0, w - 1) * 100
-    Expr x = v("x"), a = v("a"), n = v("n"), w = v("w");
+    Expr x = v("x"), w = v("w");
     Expr value = Add::make(
         clamp_likely(Div::make(x, 2), 0, Sub::make(w, 1)),
         Mul::make(clamp_likely(Sub::make(Div::make(Add::make(x, 1), 3), 1), 0, Sub::make(w, 1)),
                   100));
-    Stmt loop = For::make("x", a, n, ForType::Serial, DeviceAPI::None,
-                          store("out", value, Sub::make(x, a)));
-    Stmt parted = partition_loops(loop);
-    INFO(parted);
-    CHECK(find_nodes<For>(parted).size() == 3);
-    CHECK(clean_loops(parted, "x") == 1);
-    for (int av : {-9, -1, 0, 4}) {
-        for (int nv : {0, 1, 5, 30}) {
-            for (int wv : {1, 2, 7, 20}) {
-                check_same_stores(loop, parted, {{"a", av}, {"n", nv}, {"w", wv}});
-            }
-        }
-    }
+    check_partitions_one_loop(value, {-9, -1, 0, 4}, {0, 1, 5, 30}, {1, 2, 7, 20});
 }
