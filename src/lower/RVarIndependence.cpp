@@ -16,8 +16,9 @@ std::optional<int64_t> linear_coefficient(const Expr &e, const std::string &var)
     if (const auto *v = e.as<Variable>()) return v->name == var ? std::optional<int64_t>(1) : 0;
     auto both = [&](const Expr &a, const Expr &b, int64_t sign) -> std::optional<int64_t> {
         std::optional<int64_t> ca = linear_coefficient(a, var), cb = linear_coefficient(b, var);
-        if (!ca || !cb) return std::nullopt;
-        return *ca + sign * *cb;
+        int64_t sum;
+        if (!ca || !cb || __builtin_add_overflow(*ca, sign * *cb, &sum)) return std::nullopt;
+        return sum;
     };
     if (const auto *a = e.as<Add>()) return both(a->a, a->b, 1);
     if (const auto *s = e.as<Sub>()) return both(s->a, s->b, -1);
@@ -27,8 +28,9 @@ std::optional<int64_t> linear_coefficient(const Expr &e, const std::string &var)
         if (const auto *ia = m->a.as<IntImm>()) k = ia->value;
         if (!k) return std::nullopt;
         std::optional<int64_t> c = linear_coefficient(m->a.as<IntImm>() ? m->b : m->a, var);
-        if (!c) return std::nullopt;
-        return *c * *k;
+        int64_t product;
+        if (!c || __builtin_mul_overflow(*c, *k, &product)) return std::nullopt;
+        return product;
     }
     return std::nullopt;
 }
