@@ -31,6 +31,7 @@
 #include <llvm/Transforms/Scalar/LICM.h>
 #include <llvm/Transforms/Scalar/LoopPassManager.h>
 #include <llvm/Transforms/Scalar/LoopUnrollPass.h>
+#include <llvm/Transforms/Scalar/Reassociate.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
 #include <llvm/Transforms/Vectorize/SLPVectorizer.h>
@@ -47,13 +48,13 @@ bool use_default_pipeline() {
     return p && std::strcmp(p, "O2") == 0;
 }
 
-// Does any instruction of m produce a vector? Then the schedule vectorized it
-// and the SLP vectorizer has nothing worth its compile time left to do.
-bool has_vector_code(const llvm::Module &m) {
-    for (const llvm::Function &f : m)
-        for (const llvm::BasicBlock &b : f)
-            for (const llvm::Instruction &i : b)
-                if (i.getType()->isVectorTy()) return true;
+// Does any instruction of f produce a vector? Then the schedule vectorized
+// that loop nest and the SLP vectorizer has nothing worth its compile time
+// left to do there.
+bool has_vector_code(const llvm::Function &f) {
+    for (const llvm::BasicBlock &b : f)
+        for (const llvm::Instruction &i : b)
+            if (i.getType()->isVectorTy()) return true;
     return false;
 }
 
@@ -70,20 +71,39 @@ bool has_stack_buffers(const llvm::Module &m) {
     return false;
 }
 
-// The most instructions in one basic block of m. LLVM's SLP vectorizer takes
+// The most instructions in one basic block of f. LLVM's SLP vectorizer takes
 // time quadratic in a block's length (a chain of 2,000 selects: 0.5 s, of
 // 4,000: 2.6 s), and scalar blocks that long are generated expressions, not
 // the short lane-parallel code it is for.
-size_t largest_block(const llvm::Module &m) {
+size_t largest_block(const llvm::Function &f) {
     size_t largest = 0;
-    for (const llvm::Function &f : m)
-        for (const llvm::BasicBlock &b : f) largest = std::max(largest, b.size());
+    for (const llvm::BasicBlock &b : f) largest = std::max(largest, b.size());
     return largest;
 }
 
 constexpr size_t max_slp_block = 2000;
 
-llvm::ModulePassManager lean_pipeline(bool slp, bool stack_buffers) {
+// The SLP vectorizer, on the functions where it can pay: loop nests the
+// schedule left scalar (an unrolled histogram's lumas, a scalar pipeline),
+// not ones it vectorized, and no block too long for it. Per function, so a
+// pipeline with one vectorized stage still packs its scalar unrolled ones.
+// Reassociation first puts the operands of each unrolled copy's sums in one
+// order (InstCombine leaves them as they came), so that the packer sees the
+// same tree in every lane.
+struct ScalarCodeSLP : llvm::PassInfoMixin<ScalarCodeSLP> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &am) {
+        if (has_vector_code(f) || largest_block(f) > max_slp_block)
+            return llvm::PreservedAnalyses::all();
+        llvm::PreservedAnalyses kept = reassociate.run(f, am);
+        am.invalidate(f, kept);
+        kept.intersect(slp.run(f, am));
+        return kept;
+    }
+    llvm::ReassociatePass reassociate;
+    llvm::SLPVectorizerPass slp;
+};
+
+llvm::ModulePassManager lean_pipeline(bool stack_buffers) {
     llvm::FunctionPassManager fpm;
     // Entry allocas of small buffers become registers where possible.
     fpm.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
@@ -109,11 +129,13 @@ llvm::ModulePassManager lean_pipeline(bool slp, bool stack_buffers) {
     llvm::LoopPassManager lpm;
     lpm.addPass(llvm::LICMPass(llvm::LICMOptions()));
     fpm.addPass(llvm::createFunctionToLoopPassAdaptor(std::move(lpm), /*UseMemorySSA=*/true));
-    if (slp) fpm.addPass(llvm::SLPVectorizerPass());
     // With MemorySSA (and the TBAA tags), a load repeated after a store to
     // another buffer is reused: an unrolled loop over channels reads its
-    // inputs and tables once, not once per channel it writes.
+    // inputs and tables once, not once per channel it writes. It also merges
+    // the copies of one address LICM hoisted for each unrolled iteration,
+    // which the SLP vectorizer needs to see consecutive loads.
     fpm.addPass(llvm::EarlyCSEPass(/*UseMemorySSA=*/true));
+    fpm.addPass(ScalarCodeSLP());
     fpm.addPass(llvm::InstCombinePass());
     fpm.addPass(llvm::SimplifyCFGPass());
     llvm::ModulePassManager mpm;
@@ -149,10 +171,8 @@ void optimize_module(llvm::Module &m, llvm::TargetMachine &tm) {
     pb.crossRegisterProxies(lam, fam, cgam, mam);
 
     llvm::ModulePassManager mpm =
-        use_default_pipeline()
-            ? pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2)
-            : lean_pipeline(!has_vector_code(m) && largest_block(m) <= max_slp_block,
-                            has_stack_buffers(m));
+        use_default_pipeline() ? pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2)
+                               : lean_pipeline(has_stack_buffers(m));
     mpm.run(m, mam);
 }
 
