@@ -64,9 +64,17 @@ int loom_error_specialize_fail(void *uc, const char *message);
  * order. Returns 0. */
 int loom_bounds_query_set_dim(void *uc, loom_buffer_t *b, int32_t dim, int32_t min, int32_t extent);
 
-/* Memory for Allocate nodes on the heap (64-byte aligned). */
+/* Memory for Allocate nodes on the heap (64-byte aligned). Without a
+ * custom malloc handler, freed blocks of 64 KiB and more are kept for the
+ * next loom_malloc (up to LOOM_ALLOCATION_CACHE bytes, default 512 MiB;
+ * "off" keeps none). */
 void *loom_malloc(void *uc, size_t bytes);
 void loom_free(void *uc, void *ptr);
+/* Frees the blocks loom_free kept; the next one reads LOOM_ALLOCATION_CACHE
+ * again. */
+void loom_release_allocation_cache(void);
+/* The bytes loom_free keeps now (for tests). */
+int64_t loom_allocation_cache_bytes(void);
 
 /* Parallel loops: calls task(user_context, i, closure) for every i in
  * [min, min + extent) on the thread pool (the calling thread helps) and returns

@@ -5,7 +5,6 @@
 // costs a trip to memory when the output would have stayed in cache.
 
 #include <atomic>
-#include <cctype>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +12,7 @@
 #include <unistd.h>
 
 #include "RuntimeFunctions.h"
+#include "byte_count.h"
 
 namespace {
 
@@ -48,29 +48,9 @@ int64_t threshold_from_environment() {
     if (!env || !*env) return default_threshold();
     if (strcasecmp(env, "off") == 0 || strcasecmp(env, "never") == 0) return never;
     if (strcasecmp(env, "on") == 0 || strcasecmp(env, "always") == 0) return 1;
-    char *end = nullptr;
-    long long n = std::strtoll(env, &end, 10);
-    if (end == env || n < 0) return default_threshold();
-    int64_t scale = 1;
-    if (*end) {
-        switch (std::tolower((unsigned char)*end)) {
-        case 'k':
-            scale = int64_t(1) << 10;
-            break;
-        case 'm':
-            scale = int64_t(1) << 20;
-            break;
-        case 'g':
-            scale = int64_t(1) << 30;
-            break;
-        default:
-            return default_threshold();
-        }
-        if (end[1] != '\0') return default_threshold();
-    }
-    if (n == 0) return never;
-    if (n > never / scale) return never;
-    return int64_t(n) * scale;
+    int64_t bytes = 0;
+    if (!loom_runtime::parse_byte_count(env, &bytes)) return default_threshold();
+    return bytes == 0 ? never : bytes;
 }
 
 } // namespace
