@@ -60,6 +60,8 @@ void empty_slot(Cache &cache, Slot &slot) {
 } // namespace
 
 void *take_cached_block(size_t bytes, size_t *capacity) {
+    // No lock for the row buffers that are never kept.
+    if (bytes < smallest_cached_block) return nullptr;
     Cache &cache = the_cache();
     std::lock_guard<std::mutex> lock(cache.mutex);
     Slot *best = nullptr;
