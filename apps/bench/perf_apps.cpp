@@ -10,7 +10,7 @@
 // folder. Run on demand; asserts nothing about time. Exit code 1 when an
 // app fails on Loom or the outputs differ.
 //
-//   perf_apps [runs] [app...] [--out folder] [--cpu-time]
+//   perf_apps [runs] [app...] [--out folder] [--cpu-time] [--auto[=list]]
 //
 // runs: default 10. app...: only these apps. The output folder defaults to
 // the program's own folder. Threads: LOOM_NUM_THREADS and HL_NUM_THREADS
@@ -19,10 +19,24 @@
 // thread (LOOM_NUM_THREADS=1) that is steadier on a loaded machine, where
 // wall-clock time counts the waits for a core (with more threads it counts
 // the workers' spinning too).
+//
+// --auto adds, under each app's row, a row per auto-scheduler: Loom's
+// built-in one ("loom", the generator param autoscheduler=Loom) and, with
+// Halide, Halide 14's plugins "mullapudi" (Mullapudi2016) and "adams"
+// (Adams2019), each choosing from the generators' estimates with the hand
+// schedule() stepping aside. --auto=loom,mullapudi picks some (Adams2019
+// can take minutes per app to choose). Each row: the median run time (its
+// runs alternate with the hand ones), hand/auto (the time of the hand
+// schedule on the same side over it; >1: the auto schedule is faster), the
+// same for the fastest runs, and the wall-clock time choosing the schedule.
+// A scheduler that throws, a run that fails or an output that differs from
+// the same side's hand output shows as "failed: <reason>" and the run goes
+// on; geometric means per scheduler over the apps that succeeded, and the
+// failure counts, come at the end, and the CSV gets the columns. Failures
+// do not change the exit code.
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -33,7 +47,6 @@
 #include <sstream>
 #include <string>
 #include <thread>
-#include <time.h>
 #include <vector>
 
 #include "app_bench.h"
