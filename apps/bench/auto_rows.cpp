@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <exception>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -79,6 +80,16 @@ AutoCandidate prepare_one(const std::string &scheduler, const SideHand &loom,
     return c;
 }
 
+/** A failure short enough for a table line: Halide's internal errors name
+ * the source file with its build machine's folders and an empty user
+ * location, which push the condition that failed out of sight. */
+std::string table_reason(const std::string &failure) {
+    static const std::regex folders("[^ ]*/([^/ ]+:[0-9]+)"),
+        empty_location(" triggered by user code at :");
+    std::string s = std::regex_replace(failure, folders, "$1");
+    return std::regex_replace(s, empty_location, "");
+}
+
 } // namespace
 
 bool parse_auto_option(const std::string &arg, std::vector<std::string> &schedulers) {
@@ -117,7 +128,8 @@ void print_auto_cells(const std::vector<AutoCell> &cells) {
                 "  auto %-14s %8.2f ms  hand/auto %5.2f  fastest %5.2f  chosen in %.1f ms\n",
                 c.scheduler.c_str(), c.run_ms, c.ratio(), c.fastest_ratio(), c.choose_ms);
         else
-            std::printf("  auto %-14s failed: %.160s\n", c.scheduler.c_str(), c.failure.c_str());
+            std::printf("  auto %-14s failed: %.200s\n", c.scheduler.c_str(),
+                        table_reason(c.failure).c_str());
     }
 }
 
