@@ -8,7 +8,9 @@
 # LOOM_BENCH_PROGRAMS (default "perf_scheduling perf_reductions perf_gpu perf_apps"; perf_gpu
 # runs on the OpenCL device, PoCL here, beside Halide 14's OpenCL; perf_apps runs every
 # app's generator on both and writes apps_bench.csv and apps_bench.png beside itself,
-# in apps/bench of the build folder).
+# in apps/bench of the build folder; with --auto[=loom,mullapudi,adams] it adds rows for
+# Loom's and Halide 14's auto-schedulers, e.g. LOOM_BENCH_PROGRAMS=perf_apps
+# scripts/bench.sh 3 --auto=loom,mullapudi, since the other programs take no --auto).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 

@@ -25,6 +25,9 @@ struct SidePipeline {
     /** Largest difference from the other side's output that still agrees
      * (ints: a rounding step or two; floats: relative to the values). */
     double tolerance = 0;
+    /** Wall-clock ms the last compile spent choosing the schedule (0 for
+     * the hand schedule). */
+    std::function<double()> choose_ms;
 };
 
 /** An app as listed in app_list.inc: its name, the work one run does (in
@@ -35,13 +38,18 @@ struct SideApp {
     std::string unit;
     double work = 0;
     std::function<SidePipeline()> make;
+    /** The same with the named auto-scheduler choosing the schedule (the
+     * generator's schedule() steps aside); one the side lacks throws when
+     * compiled. */
+    std::function<SidePipeline(const std::string &autoscheduler)> make_auto;
 };
 
-/** One library's build of the apps: the JIT target it compiles for and
- * every app of app_list.inc. */
+/** One library's build of the apps: the JIT target it compiles for,
+ * every app of app_list.inc, and the auto-schedulers it offers. */
 struct Side {
     std::string target;
     std::vector<SideApp> apps;
+    std::vector<std::string> autoschedulers;
 };
 
 /** The apps built against Loom. */

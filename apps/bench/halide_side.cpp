@@ -3,7 +3,11 @@
 // are Halide's, so its `loom::` names and its Generator base are Halide's; the
 // headers skip their own #include "Loom.h" under LOOM_APP_HALIDE_SIDE.
 
+#include <cctype>
+#include <chrono>
+#include <cstdlib>
 #include <memory>
+#include <set>
 #include <type_traits>
 
 #include <Halide.h>
@@ -27,13 +31,54 @@ public:
 template <class G> struct Built {
     std::unique_ptr<OpenGenerator<G>> generator;
     Halide::Pipeline pipeline;
+    double choose_ms = 0;
 };
 
-template <class G> Built<G> build_generator() {
+/** What the generators' using_autoscheduler() answers while one is built:
+ * Halide 14's generators have no such member, so the one they call is the
+ * free function below. */
+bool building_for_autoscheduler = false;
+
+/** Halide 14 ships its auto-schedulers as plugins that register themselves
+ * by name when loaded; loaded once each, from LOOM_HALIDE_PLUGIN_DIR (the
+ * environment's, else the one found at configure time). */
+void load_autoscheduler_plugin(const std::string &name) {
+    static std::set<std::string> loaded;
+    if (loaded.count(name)) return;
+    std::string file;
+    for (char c : name) file += char(std::tolower(static_cast<unsigned char>(c)));
+    const char *dir = std::getenv("LOOM_HALIDE_PLUGIN_DIR");
+    Halide::load_plugin(std::string(dir ? dir : LOOM_HALIDE_PLUGIN_DIR) + "/libautoschedule_" +
+                        file + ".so");
+    loaded.insert(name);
+}
+
+/** A Halide 14 build_pipeline() leaves auto-scheduling to its tools (they
+ * call Pipeline::auto_schedule when the context asks for it), so it is
+ * called here, timed, with the same machine description the context
+ * carries. */
+template <class G> Built<G> build_generator(const std::string &autoscheduler) {
+    const Halide::Target target = Halide::get_jit_target_from_environment();
+    const Halide::MachineParams machine = Halide::MachineParams::generic();
     Built<G> b;
     b.generator = std::make_unique<OpenGenerator<G>>(
-        Halide::GeneratorContext(Halide::get_jit_target_from_environment()));
-    b.pipeline = b.generator->build();
+        Halide::GeneratorContext(target, !autoscheduler.empty(), machine));
+    building_for_autoscheduler = !autoscheduler.empty();
+    try {
+        b.pipeline = b.generator->build();
+    } catch (...) {
+        building_for_autoscheduler = false;
+        throw;
+    }
+    building_for_autoscheduler = false;
+    if (!autoscheduler.empty()) {
+        load_autoscheduler_plugin(autoscheduler);
+        auto t0 = std::chrono::steady_clock::now();
+        b.pipeline.auto_schedule(autoscheduler, target, machine);
+        b.choose_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
+    }
     return b;
 }
 
@@ -67,10 +112,10 @@ using namespace Halide::BoundaryConditions;
 using Region = Halide::Region;
 } // namespace BoundaryConditions
 } // namespace loom
-/** Halide 14 has no using_autoscheduler(); these runs always use the
- * generators' own schedules. */
+/** Halide 14 has no using_autoscheduler(); this one says whether the
+ * generator being built is for an auto-scheduler. */
 inline bool using_autoscheduler() {
-    return false;
+    return building_for_autoscheduler;
 }
 
 #define LOOM_APP_HALIDE_SIDE 1
@@ -79,7 +124,9 @@ inline bool using_autoscheduler() {
 } // namespace
 
 Side halide_side() {
-    return {Halide::get_jit_target_from_environment().to_string(), side_apps()};
+    return {Halide::get_jit_target_from_environment().to_string(),
+            side_apps(),
+            {"Mullapudi2016", "Adams2019"}};
 }
 
 } // namespace loom_apps_bench

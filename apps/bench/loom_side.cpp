@@ -13,12 +13,18 @@ namespace L = loom;
 template <class G> struct Built {
     std::unique_ptr<G> generator;
     loom::Pipeline pipeline;
+    double choose_ms = 0;
 };
 
-template <class G> Built<G> build_generator() {
+/** The generator param "autoscheduler" makes schedule() step aside and
+ * build_pipeline() run that auto-scheduler on the outputs' estimates; the
+ * pipeline records the time it took. */
+template <class G> Built<G> build_generator(const std::string &autoscheduler) {
     Built<G> b;
     b.generator = std::make_unique<G>();
+    if (!autoscheduler.empty()) b.generator->set_generator_param("autoscheduler", autoscheduler);
     b.pipeline = b.generator->build_pipeline();
+    if (!autoscheduler.empty()) b.choose_ms = b.pipeline.autoscheduler_results().seconds * 1000;
     return b;
 }
 
@@ -40,7 +46,7 @@ template <typename B> void realize(loom::Pipeline &p, B &output) {
 } // namespace
 
 Side loom_side() {
-    return {loom::get_jit_target_from_environment().to_string(), side_apps()};
+    return {loom::get_jit_target_from_environment().to_string(), side_apps(), {"Loom"}};
 }
 
 } // namespace loom_apps_bench

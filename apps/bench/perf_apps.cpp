@@ -10,7 +10,7 @@
 // folder. Run on demand; asserts nothing about time. Exit code 1 when an
 // app fails on Loom or the outputs differ.
 //
-//   perf_apps [runs] [app...] [--out folder] [--cpu-time]
+//   perf_apps [runs] [app...] [--out folder] [--cpu-time] [--auto[=list]]
 //
 // runs: default 10. app...: only these apps. The output folder defaults to
 // the program's own folder. Threads: LOOM_NUM_THREADS and HL_NUM_THREADS
@@ -19,10 +19,24 @@
 // thread (LOOM_NUM_THREADS=1) that is steadier on a loaded machine, where
 // wall-clock time counts the waits for a core (with more threads it counts
 // the workers' spinning too).
+//
+// --auto adds, under each app's row, a row per auto-scheduler: Loom's
+// built-in one ("loom", the generator param autoscheduler=Loom) and, with
+// Halide, Halide 14's plugins "mullapudi" (Mullapudi2016) and "adams"
+// (Adams2019), each choosing from the generators' estimates with the hand
+// schedule() stepping aside. --auto=loom,mullapudi picks some (Adams2019
+// can take minutes per app to choose). Each row: the median run time (its
+// runs alternate with the hand ones), hand/auto (the time of the hand
+// schedule on the same side over it; >1: the auto schedule is faster), the
+// same for the fastest runs, and the wall-clock time choosing the schedule.
+// A scheduler that throws, a run that fails or an output that differs from
+// the same side's hand output shows as "failed: <reason>" and the run goes
+// on; geometric means per scheduler over the apps that succeeded, and the
+// failure counts, come at the end, and the CSV gets the columns. Failures
+// do not change the exit code.
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -33,12 +47,13 @@
 #include <sstream>
 #include <string>
 #include <thread>
-#include <time.h>
 #include <vector>
 
 #include "app_bench.h"
+#include "auto_rows.h"
 #include "bar_chart.h"
 #include "bench_side.h"
+#include "bench_timing.h"
 
 using namespace loom_apps_bench;
 
@@ -49,21 +64,19 @@ struct Options {
     std::set<std::string> only;
     std::string out_folder;
     bool cpu_time = false;
+    /** Auto-schedulers of --auto (none without it). */
+    std::vector<std::string> autos;
 };
 
-/** What the times measure (--cpu-time). */
-bool measure_cpu_time = false;
-
-/** Milliseconds on the clock the times use. */
-double now_ms() {
-    if (measure_cpu_time) {
-        timespec t;
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-        return double(t.tv_sec) * 1e3 + double(t.tv_nsec) * 1e-6;
+double median_compile_ms(SidePipeline &p) {
+    std::vector<double> ms;
+    for (int i = 0; i < 3; i++) {
+        double t0 = now_ms();
+        p.compile();
+        ms.push_back(now_ms() - t0);
     }
-    return std::chrono::duration<double, std::milli>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
+    std::sort(ms.begin(), ms.end());
+    return ms[1];
 }
 
 Options parse_options(int argc, char **argv) {
@@ -76,6 +89,8 @@ Options parse_options(int argc, char **argv) {
             o.out_folder = argv[++i];
         else if (!std::strcmp(argv[i], "--cpu-time"))
             o.cpu_time = true;
+        else if (parse_auto_option(argv[i], o.autos))
+            continue;
         else if (std::isdigit(static_cast<unsigned char>(argv[i][0])))
             o.runs = std::max(1, std::atoi(argv[i]));
         else
@@ -110,45 +125,6 @@ std::string same_thread_counts() {
     return n ? n : std::to_string(std::thread::hardware_concurrency()) + " (default)";
 }
 
-double median_compile_ms(SidePipeline &p) {
-    std::vector<double> ms;
-    for (int i = 0; i < 3; i++) {
-        double t0 = now_ms();
-        p.compile();
-        ms.push_back(now_ms() - t0);
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[1];
-}
-
-/** Median and fastest of a side's timed runs, in ms. */
-struct Times {
-    double median = 0, fastest = 0;
-};
-
-/** `runs` calls each of a and b (b may be empty), alternating after one
- * warm-up call of each, so that both see the same machine load. */
-std::pair<Times, Times> alternating_times(int runs, const std::function<void()> &a,
-                                          const std::function<void()> &b) {
-    auto time = [](const std::function<void()> &f) {
-        double t0 = now_ms();
-        f();
-        return now_ms() - t0;
-    };
-    std::vector<double> ms_a, ms_b;
-    for (int i = 0; i <= runs; i++) {
-        double ta = time(a), tb = b ? time(b) : 0;
-        if (i == 0) continue; // warm-up
-        ms_a.push_back(ta);
-        ms_b.push_back(tb);
-    }
-    auto summary = [](std::vector<double> &ms) {
-        std::sort(ms.begin(), ms.end());
-        return Times{ms[ms.size() / 2], ms[0]};
-    };
-    return {summary(ms_a), summary(ms_b)};
-}
-
 struct Row {
     std::string name, unit, note;
     double work = 0;
@@ -158,6 +134,8 @@ struct Row {
     double loom_compile_ms = 0, halide_compile_ms = 0;
     bool loom_ok = false, halide_ok = false, agree = false;
     double max_difference = 0;
+    /** One per --auto scheduler. */
+    std::vector<AutoCell> autos;
 
     /** Loom/Halide (0 where Halide did not run or its output differs). */
     double run_ratio() const { return agree ? loom_ms / halide_ms : 0; }
@@ -168,20 +146,11 @@ struct Row {
     }
 };
 
-/** Largest difference between the outputs, and whether it is within tolerance
- * (for floats, relative to the largest output value). */
-std::pair<double, bool> compare(const std::vector<double> &a, const std::vector<double> &b,
-                                double tolerance, bool relative) {
-    if (a.size() != b.size()) return {INFINITY, false};
-    double largest = 1, worst = 0;
-    for (size_t i = 0; i < a.size(); i++) {
-        largest = std::max(largest, std::abs(a[i]));
-        worst = std::max(worst, std::abs(a[i] - b[i]));
-    }
-    return {worst, worst <= tolerance * (relative ? largest : 1)};
-}
-
-Row bench_app(const SideApp &loom_app, const SideApp *halide_app, int runs) {
+/** The app's hand-schedule row, with one cell per auto-scheduler in `autos`
+ * (timed together with the hand schedules). */
+Row bench_app(const SideApp &loom_app, const SideApp *halide_app, int runs,
+              const std::vector<std::string> &autos, const Side &loom_build,
+              const Side *halide_build) {
     Row row;
     row.name = loom_app.name;
     row.unit = loom_app.unit;
@@ -212,30 +181,42 @@ Row bench_app(const SideApp &loom_app, const SideApp *halide_app, int runs) {
         row.agree = within;
         if (!within) row.note = "outputs differ by up to " + std::to_string(difference);
     }
-    if (row.loom_ok) {
-        std::function<void()> halide_run;
-        if (row.agree) halide_run = halide_pipe.run;
-        auto [l, h] = alternating_times(runs, loom_pipe.run, halide_run);
-        row.loom_ms = l.median;
-        row.loom_fastest_ms = l.fastest;
-        row.halide_ms = h.median;
-        row.halide_fastest_ms = h.fastest;
+    std::vector<AutoCandidate> candidates =
+        prepare_autos(autos, {&loom_build, &loom_app, row.loom_ok ? &loom_pipe : nullptr},
+                      {halide_build, halide_app, row.halide_ok ? &halide_pipe : nullptr});
+    if (!row.loom_ok && candidates.empty()) return row;
+    // Hand Halide runs count only where they agree with Loom's, except as
+    // the measure of Halide's auto-schedules.
+    std::vector<std::function<void()>> timed = {
+        row.loom_ok ? loom_pipe.run : nullptr,
+        row.agree || (row.halide_ok && !autos.empty()) ? halide_pipe.run : nullptr};
+    for (const AutoCandidate &c : candidates)
+        timed.push_back(c.cell.ok() ? c.pipeline.run : nullptr);
+    std::vector<Times> times = alternating_times(runs, timed);
+    row.loom_ms = times[0].median;
+    row.loom_fastest_ms = times[0].fastest;
+    row.halide_ms = times[1].median;
+    row.halide_fastest_ms = times[1].fastest;
+    for (size_t i = 0; i < candidates.size(); i++) {
+        AutoCell cell = candidates[i].cell;
+        const Times &hand = times[candidates[i].halide ? 1 : 0];
+        cell.hand_ms = hand.median;
+        cell.hand_fastest_ms = hand.fastest;
+        cell.run_ms = times[2 + i].median;
+        cell.fastest_ms = times[2 + i].fastest;
+        row.autos.push_back(cell);
     }
     return row;
 }
 
-double geomean(const std::vector<double> &v) {
-    if (v.empty()) return 0;
-    double log_sum = 0;
-    for (double x : v) log_sum += std::log(x);
-    return std::exp(log_sum / double(v.size()));
-}
-
-void write_csv(const std::string &path, const std::vector<Row> &rows) {
+/** The hand rows, and the auto cells' columns after them with --auto. */
+void write_csv(const std::string &path, const std::vector<Row> &rows,
+               const std::vector<std::string> &autos) {
     std::ofstream csv(path);
     csv << "app,loom_ms,halide_ms,run_ratio,loom_fastest_ms,halide_fastest_ms,fastest_ratio,"
            "loom_compile_ms,halide_compile_ms,compile_ratio,loom_throughput,halide_throughput,"
-           "unit,outputs_agree,note\n";
+           "unit,outputs_agree,note"
+        << (autos.empty() ? "" : auto_csv_header(autos)) << '\n';
     for (const Row &r : rows) {
         std::string note = r.note;
         std::replace(note.begin(), note.end(), ',', ';');
@@ -244,19 +225,26 @@ void write_csv(const std::string &path, const std::vector<Row> &rows) {
             << r.loom_fastest_ms << ',' << r.halide_fastest_ms << ',' << r.fastest_ratio() << ','
             << r.loom_compile_ms << ',' << r.halide_compile_ms << ',' << r.compile_ratio() << ','
             << r.throughput(r.loom_ms) << ',' << r.throughput(r.halide_ms) << ',' << r.unit << ','
-            << (r.agree ? "yes" : "no") << ',' << note << '\n';
+            << (r.agree ? "yes" : "no") << ',' << note
+            << (autos.empty() ? "" : auto_csv_fields(r.autos)) << '\n';
     }
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-    Options options = parse_options(argc, argv);
-    measure_cpu_time = options.cpu_time;
+    Options options;
+    try {
+        options = parse_options(argc, argv);
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "perf_apps: %s\n", e.what());
+        return 2;
+    }
+    measure_cpu_time(options.cpu_time);
     std::string threads = same_thread_counts();
     std::printf("cpu: %s\nvector features: %s\nthreads: %s, runs: %d, times: %s\n",
                 loom_apps::cpu_model().c_str(), vector_features().c_str(), threads.c_str(),
-                options.runs, measure_cpu_time ? "process CPU time" : "wall-clock");
+                options.runs, measuring_cpu_time() ? "process CPU time" : "wall-clock");
     Side loom_build = loom_side(), halide_build;
     std::printf("loom target: %s\n", loom_build.target.c_str());
 #ifdef LOOM_WITH_HALIDE
@@ -265,6 +253,25 @@ int main(int argc, char **argv) {
 #else
     std::printf("halide: not built (configure with -DLOOM_WITH_HALIDE=ON)\n");
 #endif
+    if (!options.autos.empty()) {
+        // Without Halide only Loom's own auto-scheduler can run.
+        std::vector<std::string> offered;
+        for (const std::string &s : options.autos) {
+            bool found = false;
+            for (const Side *side : {&loom_build, &halide_build})
+                found |=
+                    std::count(side->autoschedulers.begin(), side->autoschedulers.end(), s) > 0;
+            if (found)
+                offered.push_back(s);
+            else
+                std::printf("auto-scheduler %s: not in this build, skipped\n", s.c_str());
+        }
+        options.autos = offered;
+        std::printf("auto-schedulers:");
+        for (const std::string &s : options.autos) std::printf(" %s", s.c_str());
+        std::printf(" (hand/auto: the side's hand-schedule time over the auto-schedule's; choose "
+                    "times are wall-clock)\n");
+    }
 
     std::printf("\n%-25s %8s %8s %6s %6s | %8s %8s %6s | %8s %8s %-7s %s\n", "", "loom", "halide",
                 "", "fast", "loom", "halide", "", "loom", "halide", "", "");
@@ -277,12 +284,13 @@ int main(int argc, char **argv) {
         const SideApp *halide_app = nullptr;
         for (const SideApp &h : halide_build.apps)
             if (h.name == app.name) halide_app = &h;
-        Row r = bench_app(app, halide_app, options.runs);
+        Row r = bench_app(app, halide_app, options.runs, options.autos, loom_build, &halide_build);
         std::printf("%-25s %8.2f %8.2f %6.2f %6.2f | %8.1f %8.1f %6.2f | %8.1f %8.1f %-7s %s\n",
                     r.name.c_str(), r.loom_ms, r.halide_ms, r.run_ratio(), r.fastest_ratio(),
                     r.loom_compile_ms, r.halide_compile_ms, r.compile_ratio(),
                     r.throughput(r.loom_ms), r.throughput(r.halide_ms), r.unit.c_str(),
                     r.note.c_str());
+        if (!options.autos.empty()) print_auto_cells(r.autos);
         std::fflush(stdout);
         rows.push_back(r);
     }
@@ -305,9 +313,14 @@ int main(int argc, char **argv) {
                     compile_geomean, run_ratios.size());
         bars.push_back({"geomean", run_geomean, compile_geomean});
     }
+    if (!options.autos.empty()) {
+        std::vector<std::vector<AutoCell>> cells;
+        for (const Row &r : rows) cells.push_back(r.autos);
+        print_auto_summary(options.autos, cells);
+    }
 
     std::string csv = options.out_folder + "/apps_bench.csv";
-    write_csv(csv, rows);
+    write_csv(csv, rows, options.autos);
     std::printf("\nwrote %s", csv.c_str());
     if (!bars.empty()) {
         std::string png = options.out_folder + "/apps_bench.png";

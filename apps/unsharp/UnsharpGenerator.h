@@ -39,6 +39,9 @@ public:
         ratio(x, y) = sharpened / loom::max(gray(x, y), 1e-3f);
         output(x, y, c) = ratio(x, y) * input(x, y, c);
         input.set_estimates({{0, 3001}, {0, 2003}, {0, 3}});
+        // Scalar Inputs too: Halide 14's Adams2019 (perf_apps --auto) needs every
+        // Input's estimate.
+        strength.set_estimate(1.0f);
         output.set_estimates({{0, 3001}, {0, 2003}, {0, 3}});
     }
 
