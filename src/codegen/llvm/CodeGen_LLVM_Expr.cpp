@@ -261,6 +261,19 @@ void CodeGen_LLVM::visit(const Mod *op) {
     value = euclidean_mod(a, b, op->type, op->b);
 }
 
+// Bounds inference and loop partitioning make long chains of scalar min and
+// max (a Func's region from its consumers', a steady state's ends). Inside
+// LLVM's scalar evolution they become one deep expression per address, and
+// loop strength reduction then spent up to 150 ms on a 40-instruction loop
+// re-expanding them and searching for existing values to reuse (most of
+// nl_means' and lens_blur's compile time). Frozen, each min or max is an
+// opaque value there: addresses stay affine in the loop variables, which is
+// all strength reduction needs, and a freeze emits no instruction.
+llvm::Value *CodeGen_LLVM::freeze_integer_min_max(llvm::Value *v) {
+    if (llvm::isa<llvm::Constant>(v)) return v;
+    return builder->CreateFreeze(v);
+}
+
 void CodeGen_LLVM::visit(const Min *op) {
     llvm::Value *a = codegen(op->a), *b = codegen(op->b);
     if (op->type.is_float()) {
@@ -270,6 +283,7 @@ void CodeGen_LLVM::visit(const Min *op) {
     } else {
         value = builder->CreateBinaryIntrinsic(
             op->type.is_int() ? llvm::Intrinsic::smin : llvm::Intrinsic::umin, a, b);
+        if (op->type.is_scalar()) value = freeze_integer_min_max(value);
     }
 }
 
@@ -282,6 +296,7 @@ void CodeGen_LLVM::visit(const Max *op) {
     } else {
         value = builder->CreateBinaryIntrinsic(
             op->type.is_int() ? llvm::Intrinsic::smax : llvm::Intrinsic::umax, a, b);
+        if (op->type.is_scalar()) value = freeze_integer_min_max(value);
     }
 }
 

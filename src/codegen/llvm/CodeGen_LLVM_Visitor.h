@@ -148,6 +148,8 @@ private:
     void return_on_error(llvm::Value *result, const std::string &name);
     /** Outline the body into a task function and call loom_do_par_for. */
     void codegen_parallel_for(const For *op);
+    /** A scalar integer min or max, opaque to scalar evolution. */
+    llvm::Value *freeze_integer_min_max(llvm::Value *v);
     /** Outline a top-level loop nest into a function of its own and call it. */
     void codegen_outlined_loop(const For *op);
     /** A top-level block of a function whose nests are outlined: runs of

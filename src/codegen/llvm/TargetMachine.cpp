@@ -1,5 +1,6 @@
 // make_target_machine(): an LLVM TargetMachine for a loom::Target.
 
+#include <cstdlib>
 #include <mutex>
 #include <string>
 
@@ -12,6 +13,7 @@
 #include <llvm/TargetParser/Triple.h>
 
 #include "codegen/llvm/CodeGen_LLVM.h"
+#include "codegen/llvm/InnermostLSR.h"
 #include "frontend/TargetFeatures.h"
 #include "ir/Error.h"
 
@@ -70,8 +72,15 @@ void initialize_native_target() {
         llvm::InitializeNativeTarget();
         llvm::InitializeNativeTargetAsmPrinter();
         llvm::InitializeNativeTargetAsmParser();
+        // LLVM's own options (-disable-lsr, -time-passes, ...) for experiments
+        // on the code generator, without rebuilding Loom.
+        if (std::getenv("LOOM_LLVM_ARGS")) {
+            const char *argv[] = {"loom"};
+            llvm::cl::ParseCommandLineOptions(1, argv, "", nullptr, "LOOM_LLVM_ARGS");
+        }
         pad_branches_within_32_byte_boundaries();
         limit_tail_merging();
+        disable_codegen_loop_strength_reduction();
     });
 }
 
