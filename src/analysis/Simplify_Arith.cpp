@@ -124,6 +124,7 @@ Expr Simplifier::visit(const Mod *op) {
     Expr a = mutate(op->a), b = mutate(op->b);
     if (Expr f = fold_binary(IRNodeType::Mod, a, b); f.defined()) return f;
     if (Expr v = vector_binary(IRNodeType::Mod, a, b); v.defined()) return v;
+    if (Expr r = mod_without_let_multiple(a, b); r.defined()) return r;
     Type t = a.type();
     // x % c is x when x is known to lie in [0, |c|).
     if (auto c = as_const_int(b); c && *c != 0 && (t.is_int() || t.is_uint())) {
@@ -143,6 +144,36 @@ Expr Simplifier::visit(const Mod *op) {
     };
     if (Expr r = rewrite(rules, e, t); r.defined()) return r;
     return e;
+}
+
+Expr Simplifier::mod_without_let_multiple(const Expr &a, const Expr &b) {
+    // A vectorized loop's lanes are ramp(base, 1, n) with base a let of
+    // `x * n + min`: `ramp(base, 1, n) % 2` (an even/odd select) becomes
+    // `ramp(min, 1, n) % 2`, which does not change with x, so the lane mask
+    // is computed once before the loop instead of in every iteration.
+    Type t = a.type();
+    if (shadowing_bindings > 0 || !t.is_int() || t.bits < 32) return Expr();
+    std::optional<int64_t> k = as_const_int(b);
+    if (!k || *k <= 0) return Expr();
+    const Ramp *ramp = a.as<Ramp>();
+    const Variable *v = (ramp ? ramp->base : a).as<Variable>();
+    const Expr *value = v ? let_values.find(v->name) : nullptr;
+    const Add *sum = value && value->defined() ? value->as<Add>() : nullptr;
+    if (!sum) return Expr();
+    auto is_multiple_of_k = [&](const Expr &e) {
+        const Mul *m = e.as<Mul>();
+        std::optional<int64_t> c = m ? as_const_int(m->b) : std::nullopt;
+        return c && *c % *k == 0;
+    };
+    Expr rest;
+    if (is_multiple_of_k(sum->a))
+        rest = sum->b;
+    else if (is_multiple_of_k(sum->b))
+        rest = sum->a;
+    else
+        return Expr();
+    Expr reduced = ramp ? Ramp::make(rest, ramp->stride, ramp->lanes) : rest;
+    return mutate(Mod::make(reduced, b));
 }
 
 } // namespace Internal

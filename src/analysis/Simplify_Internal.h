@@ -129,6 +129,9 @@ public:
      * level) and simplified; e itself when it uses none of them; undefined
      * when the substituted tree has more than max_nodes nodes (if given). */
     Expr substitute_let_values(const Expr &e, const Scope<Expr> &lets, int max_nodes = -1);
+    /** a % b with a's base a let of `x * c + y` and b a constant k that
+     * divides c: (y + ...) % k, or undefined when it does not apply. */
+    Expr mod_without_let_multiple(const Expr &a, const Expr &b);
     Expr unify_with_enclosing_lets(const Expr &value, const Expr &expanded);
     bool rebinds(const std::string &name) const {
         return let_values.contains(name) || vars_of_let_values.count(name) > 0;

@@ -258,3 +258,27 @@ TEST_CASE("simplify simplifies statements", "[simplify]") {
         "t", i32(4), Evaluate::make(Call::make(Int(32), "g", {var("t")}, Call::Extern))));
     CHECK(to_string(const_let).find("g(4)") != std::string::npos);
 }
+
+TEST_CASE("simplify drops a let's multiple of the divisor from a modulus", "[simplify]") {
+    // let base = i * 16 + m in f(ramp(base, 1, 16) % 2 == 0): the lane
+    // parity is (m + lane) % 2, the same in every iteration of i.
+    auto lanes_mod = [&](const Expr &base, int k) {
+        return Mod::make(Ramp::make(base, i32(1), 16), Broadcast::make(i32(k), 16));
+    };
+    auto in_let = [&](const Expr &value, const Expr &use) {
+        Stmt body = Evaluate::make(Call::make(use.type(), "f", {use}, Call::Extern));
+        return to_string(simplify(LetStmt::make("base", value, body)));
+    };
+    Expr m = var("m"), i = var("i");
+    Expr base = var("base");
+    std::string even = in_let(add(mul(i, i32(16)), m), lanes_mod(base, 2));
+    INFO(even);
+    CHECK(even.find("ramp(m, 1, 16) % x16(2)") != std::string::npos);
+    // Also with the multiple second, and for a scalar base.
+    CHECK(in_let(add(m, mul(i, i32(8))), Mod::make(base, i32(4))).find("m % 4") !=
+          std::string::npos);
+    // 3 does not divide 16: the multiple stays.
+    std::string odd = in_let(add(mul(i, i32(16)), m), lanes_mod(base, 3));
+    INFO(odd);
+    CHECK(odd.find("ramp(base, 1, 16) % x16(3)") != std::string::npos);
+}
