@@ -19,6 +19,13 @@ inline std::string llvm_assembly_for(loom::Func f, const std::vector<loom::Argum
     return read_text(file.path);
 }
 
+/** How many times `what` occurs in `text`. */
+inline size_t count_occurrences(const std::string &text, const std::string &what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) n++;
+    return n;
+}
+
 /** f's LLVM assembly for x86-64 with AVX2 and FMA. */
 inline std::string avx2_llvm_assembly(loom::Func f, const std::vector<loom::Argument> &args,
                                       const std::string &name) {

@@ -9,28 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "../common/LLVMAssembly.h"
+#include "../common/NoiseImage.h"
 #include "../common/ScratchFile.h"
 #include "Loom.h"
 
 using namespace loom;
 
 namespace {
-
-Buffer<uint8_t> noise_image(int w, int h, int channels) {
-    Buffer<uint8_t> im(w, h, channels);
-    uint32_t seed = 29;
-    im.for_each_value([&](uint8_t &v) {
-        seed = seed * 1664525u + 1013904223u;
-        v = uint8_t(seed >> 24);
-    });
-    return im;
-}
-
-size_t count(const std::string &text, const std::string &what) {
-    size_t n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) n++;
-    return n;
-}
 
 /** A luma histogram of a planar RGB image: the update unrolled by 4 along
  * x, the pure definition vectorized. */
@@ -52,7 +38,7 @@ Func luma_histogram(ImageParam &input) {
 TEST_CASE("scalar packing: an unrolled histogram counts like plain C++",
           "[correctness][scalar_packing]") {
     // 67 columns: the unrolled loop has a tail of 3.
-    Buffer<uint8_t> in = noise_image(67, 19, 3);
+    Buffer<uint8_t> in = loom_test::noise_image(67, 19, 3, 29);
     ImageParam input(UInt(8), 3, "packing_in");
     Func histogram = luma_histogram(input);
     input.set(in);
@@ -72,7 +58,7 @@ TEST_CASE("scalar packing: the unrolled pixels' lumas are computed as one vector
     histogram.compile_to_llvm_assembly(ll.path, {input});
     std::string text = loom_test::read_text(ll.path);
     // Each channel of four neighbouring pixels is one 4-byte load.
-    size_t packed_loads = count(text, "load <4 x i8>");
+    size_t packed_loads = loom_test::count_occurrences(text, "load <4 x i8>");
     INFO(packed_loads << " packed loads");
     CHECK(packed_loads >= 3);
 }

@@ -9,28 +9,14 @@
 #include <regex>
 #include <string>
 
+#include "../common/LLVMAssembly.h"
+#include "../common/NoiseImage.h"
 #include "../common/ScratchFile.h"
 #include "Loom.h"
 
 using namespace loom;
 
 namespace {
-
-Buffer<uint8_t> noise_image(int w, int h, int channels) {
-    Buffer<uint8_t> im(w, h, channels);
-    uint32_t seed = 17;
-    im.for_each_value([&](uint8_t &v) {
-        seed = seed * 1664525u + 1013904223u;
-        v = uint8_t(seed >> 24);
-    });
-    return im;
-}
-
-size_t count(const std::string &text, const std::string &what) {
-    size_t n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) n++;
-    return n;
-}
 
 /** Loads named gathered_lane, gathered_lane1, ... (definitions, not uses). */
 size_t lane_loads(const std::string &text) {
@@ -43,7 +29,7 @@ size_t lane_loads(const std::string &text) {
 
 TEST_CASE("table lookups: shifted and masked indices need only the table's values",
           "[correctness][table_lookups]") {
-    Buffer<uint8_t> in = noise_image(67, 23, 3);
+    Buffer<uint8_t> in = loom_test::noise_image(67, 23, 3, 17);
     // (255 * 77 + 255 * 150 + 255 * 29 + 128) >> 8 == 255: 256 entries.
     Buffer<int> luma_table(256), low_table(16);
     for (int i = 0; i < 256; i++) luma_table(i) = i * 7 - 300;
@@ -82,8 +68,9 @@ TEST_CASE("table lookups: unrolled channels read the table once per pixel",
     // else eight loads named gathered_lane (AMD Zen, AVX2 without fast
     // gathers): count the lanes read either way.
     size_t gathered_lanes =
-        8 * count(text, "call <8 x i32> @llvm.masked.gather") + lane_loads(text);
-    size_t stores = count(text, "store <8 x i32>");
+        8 * loom_test::count_occurrences(text, "call <8 x i32> @llvm.masked.gather") +
+        lane_loads(text);
+    size_t stores = loom_test::count_occurrences(text, "store <8 x i32>");
     INFO(gathered_lanes << " lanes gathered, " << stores << " stores");
     CHECK(gathered_lanes >= 8);
     CHECK(stores * 8 >= 3 * gathered_lanes);
