@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "analysis/Associativity.h"
+#include "analysis/Simplify.h"
 #include "ir/Error.h"
 #include "ir/IREquality.h"
 #include "ir/IRMutator.h"
@@ -201,7 +202,12 @@ class StageNestBuilder {
         // points past the region, so inputs are never read beyond it.
         bool auto_round_up =
             stage > 0 && split.tail == TailStrategy::Auto && tail == TailStrategy::RoundUp;
-        if (tail == TailStrategy::GuardWithIf || auto_round_up) {
+        // A guard is dropped where the factor divides a constant extent: it
+        // would always hold, and bounds inference would keep it as a clamp
+        // (min(ko * 16 + 15, 1023)) that hides the split's constant extent
+        // from the stages computed inside (their loops' extents become symbolic).
+        bool divides = is_const_zero(simplify(mod(old.extent, factor)));
+        if ((tail == TailStrategy::GuardWithIf || auto_round_up) && !divides) {
             Expr old_max = sub(add(old.min, old.extent), 1);
             Expr remainder = auto_round_up ? mod(old.extent, factor) : Expr();
             guards.push_back(Guard{LE::make(var(split.old_var), old_max), remainder});

@@ -37,7 +37,7 @@ struct StagedMatmul {
     RVar ko{"ko"}, ki{"ki"};
     Func prod{"rb_prod"}, a_tile{"rb_a_tile"}, b_tile{"rb_b_tile"}, out{"rb_matmul"};
     StagedMatmul(const Buffer<float> &A, const Buffer<float> &B, MemoryType prod_memory,
-                 bool mismatched_consumer = false) {
+                 bool mismatched_consumer = false, bool a_vector_rows = false) {
         RDom k({{0, A.width()}}, "k");
         prod(x, y) = 0.0f;
         a_tile(x, y) = A(x, y);
@@ -71,7 +71,22 @@ struct StagedMatmul {
             .vectorize(xr)
             .unroll(yr);
         const TailStrategy guard = TailStrategy::GuardWithIf;
-        a_tile.compute_at(prod, ko).split(y, y, ya, 8, guard).unroll(ya).gpu_threads(x, y);
+        if (a_vector_rows) {
+            // Each thread stages 8 consecutive k of one row (one vector);
+            // the threads in y take (yb, kg, yh) with yb fastest.
+            Var kg("kg"), kv("kv"), yl("yl"), yb("yb"), yh("yh"), t1("t1"), t2("t2");
+            a_tile.compute_at(prod, ko)
+                .split(x, kg, kv, 8)
+                .split(y, yh, yl, 16)
+                .split(yh, yh, yb, 2)
+                .reorder(kv, yl, yb, kg, yh)
+                .fuse(yb, kg, t1)
+                .fuse(t1, yh, t2)
+                .vectorize(kv)
+                .gpu_threads(yl, t2);
+        } else {
+            a_tile.compute_at(prod, ko).split(y, y, ya, 8, guard).unroll(ya).gpu_threads(x, y);
+        }
         b_tile.compute_at(prod, ko).split(x, x, xa, 4, guard).vectorize(xa).gpu_threads(x, y);
     }
 };
@@ -91,6 +106,22 @@ TEST_CASE("register blocking: each thread keeps its part of a block-level Func i
     const int M = 150, N = 100, K = 37;
     Buffer<float> A = small_ints(K, M, 1), B = small_ints(N, K, 2);
     StagedMatmul mm(A, B, MemoryType::Register);
+    Buffer<float> out(N, M);
+    mm.out.realize(out, gpu_target());
+    out.copy_to_host();
+    check_2d(out, [&](int x, int y) { return product_at(A, B, x, y); });
+}
+
+TEST_CASE("register blocking: slices of A staged as vectors of k by fused thread loops", "[gpu]") {
+    // K a multiple of the 16-wide slices: the split of k needs no guard, so
+    // each slice of A has the constant extent 16 and the fused thread loop
+    // that stages it (two vectors of 8 per row) has a constant extent too.
+    // With the guard kept, bounds inference took the slice's extent as
+    // symbolic and bounded it over all slices: "Input buffer ... is
+    // accessed at -40 to 63" and no result.
+    const int M = 150, N = 100, K = 64;
+    Buffer<float> A = small_ints(K, M, 5), B = small_ints(N, K, 6);
+    StagedMatmul mm(A, B, MemoryType::Register, false, true);
     Buffer<float> out(N, M);
     mm.out.realize(out, gpu_target());
     out.copy_to_host();

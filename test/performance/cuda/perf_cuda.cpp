@@ -37,7 +37,8 @@
 // through OpenCL instead (PoCL in CI), on smaller inputs, with no references
 // and the same output checks (matmul against plain C++ on sampled rows).
 //
-//   perf_cuda [RUNS] [blur|matmul|histogram|latency]...
+//   perf_cuda [RUNS] [blur|matmul|histogram|latency]... [--only TEXT]
+//   (--only: just the Loom sides whose name contains TEXT)
 //   perf_cuda --source blur|matmul|histogram INDEX   (prints the CUDA C of
 //   that benchmark's Loom side number INDEX, counted from 0, and exits)
 
@@ -68,6 +69,7 @@ using namespace loom;
 int failures = 0;
 int runs = 10;
 bool have_cuda = false;
+std::string only_sides; // --only TEXT: the Loom sides whose name contains TEXT
 
 /** host-cuda, or host-opencl where there is no CUDA device. */
 Target gpu_target() {
@@ -144,6 +146,7 @@ std::vector<Side> loom_sides(const Schedule (&schedules)[N], const std::vector<i
                              int reps, std::vector<Buffer<T>> *outs, Make make) {
     std::vector<Side> sides;
     for (const Schedule &schedule : schedules) {
+        if (std::string(schedule.name).find(only_sides) == std::string::npos) continue;
         Pipeline p(make(schedule));
         outs->emplace_back(sizes);
         Buffer<T> o = outs->back();
@@ -279,7 +282,11 @@ void bench_blur() {
  *    other in x stage the slice of A for rows next to each other, so their
  *    stores into the transposed slice hit different banks (each thread
  *    staging k values of one row conflicts in every store); the global
- *    reads are then short pieces of many rows. */
+ *    reads are then short pieces of many rows;
+ *  - a_vector_rows (with a_k_major): each thread stages 8 consecutive k of
+ *    one row of A (one 32-byte vector load), the 32 lanes of a warp taking
+ *    32 consecutive rows, so each of its 8 stores into the transposed
+ *    slice hits 32 different banks (no conflicts, and no short reads). */
 struct MatmulSchedule {
     const char *name;
     bool shared;
@@ -287,6 +294,7 @@ struct MatmulSchedule {
     bool a_k_major = false;
     bool spread = false;
     bool a_rows_across_threads = false;
+    bool a_vector_rows = false;
 };
 
 const MatmulSchedule matmul_schedules[] = {
@@ -305,6 +313,12 @@ const MatmulSchedule matmul_schedules[] = {
      false, true},
     {"loom: regs+smem 128x128, 8x8, k 16, A k-major by rows, spread", false, 128, 128, 8, 8, 16, 16,
      true, true, true},
+    {"loom: regs+smem 128x128, 8x8, k 16, A k-major rows x8, spread", false, 128, 128, 8, 8, 16, 16,
+     true, true, false, true},
+    {"loom: regs+smem 128x128, 8x8, k 32, A k-major rows x8, spread", false, 128, 128, 8, 8, 32, 32,
+     true, true, false, true},
+    {"loom: regs+smem 64x128, 4x8, k 16, A k-major rows x8", false, 64, 128, 4, 8, 16, 16, true,
+     false, false, true},
 };
 
 struct Matmul {
@@ -397,7 +411,28 @@ struct Matmul {
         // and the tile_w x k_slice slice of B.
         Var xa("xa"), ya("ya");
         a_tile.compute_at(prod, ko);
-        if (s.a_rows_across_threads) {
+        if (s.a_vector_rows) {
+            // k = kg * 8 + kv (kv one vector); row = (ya_all * 2 + yb) * tx + yl, where yl
+            // is the thread in x, and the threads in y take (yb, kg, ya) with yb fastest, so
+            // a warp's 32 lanes (16 in x, 2 in y) stage 32 consecutive rows of one k. What
+            // does not fit in the block's threads is unrolled (yu).
+            const int groups = s.k_slice / 8;
+            const int row_pairs = s.tile_h / (2 * tx);
+            const int per_thread = groups * row_pairs * 2 / ty;
+            Var kg("kg"), kv("kv"), yl("yl"), yb("yb"), yhi("yhi"), yu("yu"), ya2("ya2"), t1("t1"),
+                t2("t2");
+            const TailStrategy exact = TailStrategy::RoundUp; // every split divides
+            a_tile.split(x, kg, kv, 8, exact)
+                .split(y, yhi, yl, tx, exact)
+                .split(yhi, yhi, yb, 2, exact)
+                .split(yhi, yu, ya2, row_pairs / per_thread, exact)
+                .reorder(kv, yu, yl, yb, kg, ya2)
+                .fuse(yb, kg, t1)
+                .fuse(t1, ya2, t2)
+                .vectorize(kv)
+                .unroll(yu)
+                .gpu_threads(yl, t2);
+        } else if (s.a_rows_across_threads) {
             // y = ya * tx + y (threads in x), k split over the threads in y.
             a_tile.split(y, ya, y, tx);
             if (s.k_slice > ty) a_tile.split(x, x, xa, s.k_slice / ty).unroll(xa);
@@ -497,7 +532,10 @@ struct HistogramSchedule {
     const char *name;
     int chunk, threads;
     bool threads_outer;
-    int vec = 1; // samples per thread and step, loaded as one vector
+    int vec = 1;    // samples per thread and step, loaded as one vector
+    int unroll = 1; // steps of a thread unrolled (loads of several steps in flight)
+    int blocks = 0; // > 0: that many blocks, each taking every blocks-th tile of
+                    // threads x vec samples (grid-stride, as CUB): an even wave
 };
 
 const HistogramSchedule histogram_schedules[] = {
@@ -512,6 +550,13 @@ const HistogramSchedule histogram_schedules[] = {
     {"loom: shared bins, 131072/block, 256 outer, x16", 131072, 256, true, 16},
     {"loom: shared bins, 262144/block, 1024 outer, x4", 262144, 1024, true, 4},
     {"loom: shared bins, 65536/block, 512 outer, x4", 65536, 512, true, 4},
+    {"loom: shared bins, 131072/block, 256 outer, x16, unroll 4", 131072, 256, true, 16, 4},
+    {"loom: shared bins, 65536/block, 256 outer, x16", 65536, 256, true, 16},
+    {"loom: shared bins, 65536/block, 256 outer, x16, unroll 2", 65536, 256, true, 16, 2},
+    {"loom: shared bins, 262144/block, 512 outer, x16, unroll 2", 262144, 512, true, 16, 2},
+    {"loom: shared bins, 131072/block, 128 outer, x16, unroll 2", 131072, 128, true, 16, 2},
+    {"loom: shared bins, 528 blocks, 512 thr, x16, strided", 0, 512, true, 16, 1, 528},
+    {"loom: shared bins, 264 blocks, 1024 thr, x16, strided", 0, 1024, true, 16, 1, 264},
 };
 
 struct Histogram {
@@ -523,6 +568,24 @@ struct Histogram {
         hist(x) = 0;
         hist(cast<int>(in(r))) += 1;
         hist.gpu_tile(x, xo, xi, 256);
+        if (s.blocks > 0) {
+            // Tiles of threads x vec samples; block b takes tiles b, b + blocks, ...
+            // (the last round guarded), each thread one vector per tile.
+            RVar rt("rt"), rm("rm"), rb("rb"), rv("rv");
+            Func intm = hist.update()
+                            .split(r.x, rt, ri, s.threads * s.vec)
+                            .split(rt, rm, rb, s.blocks)
+                            .rfactor(rb, u);
+            hist.update().atomic().reorder(x, rb).gpu_blocks(rb).gpu_threads(x);
+            intm.compute_at(hist, rb).store_in(MemoryType::GPUShared).gpu_threads(x);
+            intm.update()
+                .atomic()
+                .split(ri, ri, rv, s.vec)
+                .reorder(rv, rm, ri)
+                .vectorize(rv)
+                .gpu_threads(ri);
+            return;
+        }
         if (s.chunk == 0) {
             hist.update().atomic().split(r.x, ro, ri, s.threads).gpu_blocks(ro).gpu_threads(ri);
             return;
@@ -536,6 +599,10 @@ struct Histogram {
         RVar rv("rv");
         update.atomic().split(ri, ri, rv, s.vec).split(ri, rio, rii, s.threads);
         if (s.threads_outer) update.reorder(rv, rio, rii);
+        if (s.unroll > 1) {
+            RVar rit("rit");
+            update.split(rio, rio, rit, s.unroll).reorder(rv, rit, rio, rii).unroll(rit);
+        }
         update.vectorize(rv).gpu_threads(rii);
     }
 };
@@ -694,6 +761,10 @@ int main(int argc, char **argv) {
     }
     std::vector<std::string> which;
     for (int i = 1; i < argc; i++) {
+        if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+            only_sides = argv[++i];
+            continue;
+        }
         if (std::isdigit(static_cast<unsigned char>(argv[i][0])))
             runs = std::max(1, std::atoi(argv[i]));
         else
