@@ -209,3 +209,32 @@ TEST_CASE("autotune: a factored histogram tunes and then comes from the cache",
     check(h);
     std::filesystem::remove_all(cache);
 }
+
+TEST_CASE("autotune: a spent search space ends the tuning, whatever the budget",
+          "[autotune][rfactor]") {
+    // A histogram has a handful of schedules; once the proposals only
+    // repeat them the tuner stops. Before, it went on proposing until the
+    // budget ended: with this budget and no trial cap, an hour (ctest's
+    // timeout ends the test first).
+    const int W = 120, H = 90;
+    Buffer<int> in = image(W, H);
+    std::string cache = fresh_cache_dir("spent");
+    Func hist("spent_hist");
+    Var i("i");
+    RDom r(0, W, 0, H, "r");
+    hist(i) = 0;
+    hist(clamp(in(r.x, r.y), 0, 255)) += 1;
+    AutotuneOptions o = quick(cache);
+    o.budget_seconds = 3600;
+    o.max_trials = 0;
+    o.use_cache = false;
+    AutotuneResult result = autotune(Pipeline(hist), {256}, o);
+    CHECK(result.trials >= 2);
+    CHECK(result.trials < 50);
+    Buffer<int> out = hist.realize({256});
+    std::vector<int> ref(256, 0);
+    for (int j = 0; j < H; j++)
+        for (int k = 0; k < W; k++) ref[size_t(in(k, j))]++;
+    for (int b = 0; b < 256; b++) REQUIRE(out(b) == ref[size_t(b)]);
+    std::filesystem::remove_all(cache);
+}
