@@ -16,6 +16,8 @@ namespace {
 /** The names --auto accepts, lower case, and the sides' names for them. */
 const std::map<std::string, std::string> &scheduler_names() {
     static const std::map<std::string, std::string> names = {{"loom", "Loom"},
+                                                             {"tuned", tuned_scheduler},
+                                                             {"loomtuned", tuned_scheduler},
                                                              {"mullapudi", "Mullapudi2016"},
                                                              {"mullapudi2016", "Mullapudi2016"},
                                                              {"adams", "Adams2019"},
@@ -96,7 +98,8 @@ bool parse_auto_option(const std::string &arg, std::vector<std::string> &schedul
     if (arg != "--auto" && arg.rfind("--auto=", 0) != 0) return false;
     schedulers.clear();
     if (arg == "--auto") {
-        for (const char *s : {"Loom", "Mullapudi2016", "Adams2019"}) schedulers.push_back(s);
+        for (const char *s : {"Loom", tuned_scheduler, "Mullapudi2016", "Adams2019"})
+            schedulers.push_back(s);
         return true;
     }
     std::istringstream list(arg.substr(7));
@@ -106,7 +109,7 @@ bool parse_auto_option(const std::string &arg, std::vector<std::string> &schedul
         auto found = scheduler_names().find(lower);
         if (found == scheduler_names().end())
             throw std::invalid_argument("--auto: unknown auto-scheduler '" + name +
-                                        "' (known: loom, mullapudi, adams)");
+                                        "' (known: loom, tuned, mullapudi, adams)");
         if (!std::count(schedulers.begin(), schedulers.end(), found->second))
             schedulers.push_back(found->second);
     }

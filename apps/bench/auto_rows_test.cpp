@@ -39,7 +39,9 @@ SidePipeline fake_pipeline(std::vector<double> values, const std::string &fail =
 } // namespace
 
 TEST_CASE("perf_apps --auto: the option names the auto-schedulers", "[perf_apps]") {
-    CHECK(parsed("--auto") == std::vector<std::string>{"Loom", "Mullapudi2016", "Adams2019"});
+    CHECK(parsed("--auto") ==
+          std::vector<std::string>{"Loom", "LoomTuned", "Mullapudi2016", "Adams2019"});
+    CHECK(parsed("--auto=tuned,loom") == std::vector<std::string>{"LoomTuned", "Loom"});
     CHECK(parsed("--auto=loom,Mullapudi") == std::vector<std::string>{"Loom", "Mullapudi2016"});
     CHECK(parsed("--auto=ADAMS2019,adams") == std::vector<std::string>{"Adams2019"});
     std::vector<std::string> s;
@@ -49,8 +51,9 @@ TEST_CASE("perf_apps --auto: the option names the auto-schedulers", "[perf_apps]
 
 TEST_CASE("perf_apps --auto: bad option values", "[perf_apps][error]") {
     std::vector<std::string> s;
-    CHECK_THROWS_WITH(parse_auto_option("--auto=loom,foo", s),
-                      Contains("unknown auto-scheduler 'foo' (known: loom, mullapudi, adams)"));
+    CHECK_THROWS_WITH(
+        parse_auto_option("--auto=loom,foo", s),
+        Contains("unknown auto-scheduler 'foo' (known: loom, tuned, mullapudi, adams)"));
     CHECK_THROWS_WITH(parse_auto_option("--auto=", s), Contains("no auto-scheduler named"));
 }
 

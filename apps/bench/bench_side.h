@@ -44,6 +44,10 @@ struct SideApp {
     std::function<SidePipeline(const std::string &autoscheduler)> make_auto;
 };
 
+/** The name of Loom's empirical autotuner among the auto-schedulers
+ * (perf_apps --auto=tuned). */
+inline const char *const tuned_scheduler = "LoomTuned";
+
 /** One library's build of the apps: the JIT target it compiles for,
  * every app of app_list.inc, and the auto-schedulers it offers. */
 struct Side {

@@ -1,5 +1,6 @@
 // perf_apps' Loom side: the apps of app_list.inc built against Loom.
 
+#include <cstdlib>
 #include <memory>
 #include <type_traits>
 
@@ -22,10 +23,35 @@ template <class G> struct Built {
 template <class G> Built<G> build_generator(const std::string &autoscheduler) {
     Built<G> b;
     b.generator = std::make_unique<G>();
-    if (!autoscheduler.empty()) b.generator->set_generator_param("autoscheduler", autoscheduler);
+    // The tuner starts from no schedule at all (as the generator driver's
+    // --autotune): schedule() steps aside and no auto-scheduler runs.
+    const bool tuned = autoscheduler == tuned_scheduler;
+    if (!autoscheduler.empty())
+        b.generator->set_generator_param("autoscheduler", tuned ? "none" : autoscheduler);
     b.pipeline = b.generator->build_pipeline();
-    if (!autoscheduler.empty()) b.choose_ms = b.pipeline.autoscheduler_results().seconds * 1000;
+    if (!autoscheduler.empty() && !tuned)
+        b.choose_ms = b.pipeline.autoscheduler_results().seconds * 1000;
     return b;
+}
+
+/** LOOM_PERF_TUNE_SECONDS, else 60: the tuner's budget per app. */
+double tune_seconds() {
+    const char *s = std::getenv("LOOM_PERF_TUNE_SECONDS");
+    double v = s ? std::atof(s) : 0;
+    return v > 0 ? v : 60;
+}
+
+/** The tuned row: once the generator has its inputs, the empirical
+ * autotuner chooses the schedule on the real buffers (no tuning cache, so
+ * every run pays, and reports, the whole tuning time). */
+template <class G, typename B>
+void tune_if_asked(Built<G> &b, B &output, const std::string &autoscheduler) {
+    if (autoscheduler != tuned_scheduler) return;
+    loom::AutotuneOptions options;
+    options.budget_seconds = tune_seconds();
+    options.use_cache = false;
+    loom::AutotuneResult r = loom::autotune(b.pipeline, loom::Realization({output}), options);
+    b.choose_ms = r.tuning_seconds * 1000;
 }
 
 template <typename In, typename B> void set_buffer(In &input, const B &buffer) {
@@ -46,7 +72,9 @@ template <typename B> void realize(loom::Pipeline &p, B &output) {
 } // namespace
 
 Side loom_side() {
-    return {loom::get_jit_target_from_environment().to_string(), side_apps(), {"Loom"}};
+    return {loom::get_jit_target_from_environment().to_string(),
+            side_apps(),
+            {"Loom", tuned_scheduler}};
 }
 
 } // namespace loom_apps_bench

@@ -21,7 +21,10 @@
 // the workers' spinning too).
 //
 // --auto adds, under each app's row, a row per auto-scheduler: Loom's
-// built-in one ("loom", the generator param autoscheduler=Loom) and, with
+// built-in one ("loom", the generator param autoscheduler=Loom), Loom's
+// empirical autotuner ("tuned": loom::autotune on the real buffers from no
+// schedule, LOOM_PERF_TUNE_SECONDS of budget per app, default 60, no tuning
+// cache; its "chosen in" is the tuning time) and, with
 // Halide, Halide 14's plugins "mullapudi" (Mullapudi2016) and "adams"
 // (Adams2019), each choosing from the generators' estimates with the hand
 // schedule() stepping aside. --auto=loom,mullapudi picks some (Adams2019
@@ -41,6 +44,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <set>
@@ -210,9 +214,10 @@ Row bench_app(const SideApp &loom_app, const SideApp *halide_app, int runs,
 }
 
 /** The hand rows, and the auto cells' columns after them with --auto. */
-void write_csv(const std::string &path, const std::vector<Row> &rows,
+bool write_csv(const std::string &path, const std::vector<Row> &rows,
                const std::vector<std::string> &autos) {
     std::ofstream csv(path);
+    if (!csv) return false;
     csv << "app,loom_ms,halide_ms,run_ratio,loom_fastest_ms,halide_fastest_ms,fastest_ratio,"
            "loom_compile_ms,halide_compile_ms,compile_ratio,loom_throughput,halide_throughput,"
            "unit,outputs_agree,note"
@@ -228,6 +233,7 @@ void write_csv(const std::string &path, const std::vector<Row> &rows,
             << (r.agree ? "yes" : "no") << ',' << note
             << (autos.empty() ? "" : auto_csv_fields(r.autos)) << '\n';
     }
+    return bool(csv);
 }
 
 } // namespace
@@ -319,8 +325,13 @@ int main(int argc, char **argv) {
         print_auto_summary(options.autos, cells);
     }
 
+    std::error_code made;
+    std::filesystem::create_directories(options.out_folder, made); // --out may name a new folder
     std::string csv = options.out_folder + "/apps_bench.csv";
-    write_csv(csv, rows, options.autos);
+    if (!write_csv(csv, rows, options.autos)) {
+        std::printf("\ncannot write %s\n", csv.c_str());
+        return 1;
+    }
     std::printf("\nwrote %s", csv.c_str());
     if (!bars.empty()) {
         std::string png = options.out_folder + "/apps_bench.png";
