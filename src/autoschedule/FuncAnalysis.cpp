@@ -91,8 +91,13 @@ PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
                 if (n->node_type != IRNodeType::Call) return;
                 const auto *c = static_cast<const Call *>(n);
                 // Index arithmetic is not work done per value: a clamped
-                // load (a boundary condition) costs one.
-                for (const Expr &a : c->args) visit_all(a, [&](const IRNode *) { self.cost--; });
+                // load (a boundary condition) costs one. The arguments of
+                // other calls (pow, strict_float around a whole formula) are
+                // work: discounting them made a pow() table look cheap, and
+                // it was inlined (camera_pipe's curve: pow per pixel).
+                if (c->call_type == Call::Image || c->call_type == Call::Loom)
+                    for (const Expr &a : c->args)
+                        visit_all(a, [&](const IRNode *) { self.cost--; });
                 if (c->call_type == Call::Image) self.reads_images = true;
                 if (c->call_type == Call::Image || c->call_type == Call::Loom) self.calls++;
                 if (c->call_type != Call::Loom || !c->func.defined() || c->func.same_as(f)) return;

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -64,6 +65,34 @@ TEST_CASE("autoschedule: stencils go per strip, cheap Funcs inline", "[autosched
     CHECK(s.find("vectorize") != std::string::npos);
     CHECK(s.find("repeat_edge") == std::string::npos); // the boundary condition is inlined
     CHECK(r.seconds < 10);                             // (a sanity bound, not a timing test)
+}
+
+TEST_CASE("autoschedule: a costly table read by value is computed once, at root",
+          "[autoschedule]") {
+    // A tone curve: pow() over 1024 entries inside strict_float, looked up
+    // by each pixel's value. The cost of a call's arguments counted only
+    // for loads; a strict_float around the whole formula then made the
+    // table look as cheap as one load, and it was inlined (pow per pixel).
+    Buffer<int> in = input_image(300, 200);
+    Var x("x"), y("y"), i("i");
+    Func curve("tone_curve"), out("toned");
+    Expr g = pow(cast<float>(i) * (1.0f / 1023.0f), 1.0f / 2.2f);
+    curve(i) = cast<uint8_t>(clamp(strict_float(g * 255.0f + 0.5f), 0.0f, 255.0f));
+    out(x, y) = curve(clamp(in(x, y) * 4, 0, 1023));
+    curve.bound(i, 0, 1024);
+    Pipeline p(out);
+    AutoSchedulerResults r = p.apply_autoscheduler({300, 200}, get_jit_target_from_environment());
+    INFO(r.schedule_source);
+    CHECK(r.schedule_source.find("tone_curve.compute_root()") != std::string::npos);
+    Buffer<uint8_t> result = p.realize({300, 200});
+    for (int j = 0; j < 200; j++)
+        for (int k = 0; k < 300; k++) {
+            int v = std::min(std::max(in(k, j) * 4, 0), 1023);
+            float t = std::pow(float(v) * (1.0f / 1023.0f), 1.0f / 2.2f) * 255.0f + 0.5f;
+            uint8_t expected = uint8_t(std::min(std::max(t, 0.0f), 255.0f));
+            INFO("x " << k << " y " << j);
+            REQUIRE(int(result(k, j)) == int(expected));
+        }
 }
 
 TEST_CASE("autoschedule: float planar RGB unsharp mask", "[autoschedule]") {
