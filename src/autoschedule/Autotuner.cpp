@@ -459,9 +459,10 @@ public:
         // until the budget ends (96 s of a 120 s budget for 3 schedules).
         const int spent_after = 200;
         int fruitless = 0;
-        while (!out_of_budget() && fruitless < spent_after) {
+        auto searching = [&] { return !out_of_budget() && fruitless < spent_after; };
+        while (searching()) {
             std::vector<Pending> batch;
-            while (batch.size() < batch_size && !out_of_budget() && fruitless < spent_after) {
+            while (batch.size() < batch_size && searching()) {
                 if (queue.empty()) {
                     if (finalists_.empty()) break; // the first failed: nothing to climb from
                     const Knobs &best = finalists_.front().knobs;

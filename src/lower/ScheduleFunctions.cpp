@@ -206,8 +206,8 @@ class StageNestBuilder {
         // would always hold, and bounds inference would keep it as a clamp
         // (min(ko * 16 + 15, 1023)) that hides the split's constant extent
         // from the stages computed inside (their loops' extents become symbolic).
-        bool divides = is_const_zero(simplify(mod(old.extent, factor)));
-        if ((tail == TailStrategy::GuardWithIf || auto_round_up) && !divides) {
+        if ((tail == TailStrategy::GuardWithIf || auto_round_up) &&
+            !is_const_zero(simplify(mod(old.extent, factor)))) {
             Expr old_max = sub(add(old.min, old.extent), 1);
             Expr remainder = auto_round_up ? mod(old.extent, factor) : Expr();
             guards.push_back(Guard{LE::make(var(split.old_var), old_max), remainder});
