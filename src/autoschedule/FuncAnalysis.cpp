@@ -15,8 +15,21 @@ namespace Internal {
 
 namespace {
 
-/** Is e a Variable plus a sum of integer constants ((y + 2) - 1, ...)? The
- * constant goes to *offset. */
+/** The access of one call argument, given the caller's loop variables. */
+Access arg_access(const Expr &arg, int *max_offset) {
+    if (is_const(arg)) return Access::Pointwise;
+    int64_t offset = 0;
+    if (!var_plus_const(arg, &offset)) return Access::Other;
+    *max_offset = std::max(*max_offset, int(std::llabs(offset)));
+    return offset == 0 ? Access::Pointwise : Access::Stencil;
+}
+
+Access worse(Access a, Access b) {
+    return int(a) > int(b) ? a : b;
+}
+
+} // namespace
+
 bool var_plus_const(const Expr &e, int64_t *offset) {
     if (e.as<Variable>()) return true;
     if (const auto *a = e.as<Add>()) {
@@ -37,21 +50,6 @@ bool var_plus_const(const Expr &e, int64_t *offset) {
     }
     return false;
 }
-
-/** The access of one call argument, given the caller's loop variables. */
-Access arg_access(const Expr &arg, int *max_offset) {
-    if (is_const(arg)) return Access::Pointwise;
-    int64_t offset = 0;
-    if (!var_plus_const(arg, &offset)) return Access::Other;
-    *max_offset = std::max(*max_offset, int(std::llabs(offset)));
-    return offset == 0 ? Access::Pointwise : Access::Stencil;
-}
-
-Access worse(Access a, Access b) {
-    return int(a) > int(b) ? a : b;
-}
-
-} // namespace
 
 bool is_user_scheduled(const Function &f) {
     const FuncSchedule &s = f.schedule();
@@ -119,8 +117,10 @@ PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
                     if (const auto *v = c->args[i].as<Variable>()) {
                         const std::vector<std::string> &own = f.args();
                         auto at = std::find(own.begin(), own.end(), v->name);
-                        if (at != own.end() && size_t(at - own.begin()) != i)
+                        if (at != own.end() && size_t(at - own.begin()) != i) {
                             callee.access = Access::Other;
+                            if (at == own.begin()) self.reads_transposed = true;
+                        }
                     }
                     callee.max_offset = std::max(callee.max_offset, offset);
                     callee.dim_offset[i] = std::max(callee.dim_offset[i], offset);

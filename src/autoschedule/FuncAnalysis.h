@@ -34,7 +34,10 @@ struct FuncInfo {
     bool reused_across_dims = false;
     std::vector<std::string> producers; // Funcs its definitions call
     bool reads_images = false;          // its definitions read a Buffer or ImageParam
-    int calls = 0;                      // calls to Funcs and images in its definitions
+    /** Its innermost Var indexes another dimension of a Func it calls (a
+     * transpose): vectors along it would gather across the callee's rows. */
+    bool reads_transposed = false;
+    int calls = 0; // calls to Funcs and images in its definitions
     bool is_output = false;
     bool has_updates = false;
     bool user_scheduled = false;
@@ -47,6 +50,10 @@ struct PipelineInfo {
 
 PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
                               const std::vector<Function> &outputs);
+
+/** Is e a Variable plus a sum of integer constants ((y + 2) - 1, ...)? The
+ * constant goes to *offset. */
+bool var_plus_const(const Expr &e, int64_t *offset);
 
 /** Has the user scheduled f in any way (placement, loops, storage)? */
 bool is_user_scheduled(const Function &f);

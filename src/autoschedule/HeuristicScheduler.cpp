@@ -42,8 +42,11 @@
 
 #include "autoschedule/FuncAnalysis.h"
 #include "autoschedule/HeuristicRFactor.h"
+#include "autoschedule/RegionEstimate.h"
 #include "autoschedule/ScheduleUtil.h"
 #include "ir/Error.h"
+#include "ir/IROperator.h"
+#include "ir/IRUtil.h"
 #include "loom/Func.h"
 #include "loom/Pipeline.h"
 
@@ -65,8 +68,9 @@ struct Group {
 class Heuristic {
     const PipelineInfo &info_;
     const HeuristicOptions &opts_;
-    std::map<std::string, std::vector<int>> sizes_; // known extents of group roots
-    std::map<std::string, std::string> placement_;  // Func -> "inline", "root" or group root
+    std::map<std::string, std::vector<int>> sizes_;     // known extents of outputs
+    std::map<std::string, std::vector<int>> estimates_; // inferred extents, -1 unknown
+    std::map<std::string, std::string> placement_;      // Func -> "inline", "root" or group root
     std::vector<std::string> left_alone_;
     std::set<std::string> sliding_;     // members stored per strip, computed per row
     std::set<std::string> taken_names_; // Func names in use (rfactor's intermediates are new)
@@ -90,6 +94,82 @@ class Heuristic {
         std::string n = base;
         while (used.count(n)) n += "_";
         return n;
+    }
+
+    /** Sizes to choose by: an output's own, else those inferred from the
+     * outputs' (estimates_), with an output of as many dimensions filling
+     * what that leaves unknown. Only an output's own sizes allow unguarded
+     * tails. */
+    std::vector<int> guessed_sizes(const std::string &name) const {
+        auto own = sizes_.find(name);
+        if (own != sizes_.end()) return own->second;
+        size_t dims = fi(name).func.args().size();
+        std::vector<int> fallback;
+        for (const auto &kv : sizes_)
+            if (kv.second.size() == dims) {
+                fallback = kv.second;
+                break;
+            }
+        auto est = estimates_.find(name);
+        if (est == estimates_.end()) return fallback;
+        std::vector<int> guess = est->second;
+        guess.resize(dims, -1);
+        for (size_t i = 0; i < dims; i++)
+            if (guess[i] < 0 && i < fallback.size()) guess[i] = fallback[i];
+        return guess;
+    }
+
+    /** A root's strip dimension: its longest outer one (the rows of an
+     * image, not its stack of 32 disparities), the outermost of equals; one
+     * of unknown size counts as 64 long (an image's, or a data-dependent
+     * one's). -1: none (one dimension, or all small). */
+    int strip_dimension(const std::string &root) const {
+        std::vector<int> guess = guessed_sizes(root);
+        size_t dims = fi(root).func.args().size();
+        auto length = [&](size_t i) { return i < guess.size() && guess[i] >= 0 ? guess[i] : 64; };
+        int strip = -1;
+        for (size_t i = dims; i-- > 1;)
+            if (length(i) >= 8 && (strip < 0 || length(i) > length(size_t(strip)))) strip = int(i);
+        return strip;
+    }
+
+    /** The dimensions of f that an update's RVar walks (a scan). */
+    static std::set<size_t> scanned_dimensions(const Function &f) {
+        std::set<size_t> out;
+        for (const Definition &u : f.updates())
+            for (const ReductionVariable &rv : u.rvars)
+                for (size_t i = 0; i < u.args.size(); i++)
+                    if (expr_uses_var(u.args[i], rv.var)) out.insert(i);
+        return out;
+    }
+
+    /** Can a Func with updates be computed per strip of root, its only
+     * consumer, without computing more than the strip needs? Every call
+     * must read it at the root's Vars plus constants, and never index a
+     * scanned dimension by the strip's Var (each strip would then redo the
+     * whole scan). */
+    bool updates_fit_strips(const std::string &name, const std::string &root) const {
+        const FuncInfo &r = fi(root);
+        const FuncInfo &p = fi(name);
+        if (r.has_updates || r.user_scheduled || p.consumers.size() != 1 || p.consumers[0] != root)
+            return false;
+        int strip = strip_dimension(root);
+        if (strip < 0) return false;
+        const std::string &strip_var = r.func.args()[size_t(strip)];
+        std::set<size_t> scanned = scanned_dimensions(p.func);
+        bool ok = true;
+        for (const Expr &v : r.func.definition().values)
+            visit_all(v, [&](const IRNode *n) {
+                if (n->node_type != IRNodeType::Call) return;
+                const auto *c = static_cast<const Call *>(n);
+                if (c->call_type != Call::Loom || c->name != name) return;
+                for (size_t i = 0; i < c->args.size(); i++) {
+                    int64_t offset = 0;
+                    if (!is_const(c->args[i]) && !var_plus_const(c->args[i], &offset)) ok = false;
+                    if (scanned.count(i) && expr_uses_var(c->args[i], strip_var)) ok = false;
+                }
+            });
+        return ok;
     }
 
     /** The groups each Func's uses fall in (through inlined Funcs). */
@@ -125,8 +205,28 @@ class Heuristic {
         std::vector<std::string> loops = initial_loops(u, true, f.func.args());
         for (const std::string &a : f.func.args())
             if (std::find(loops.begin(), loops.end(), a) == loops.end()) return false;
+        // Register blocking pays where each operand is shared across a
+        // dimension of the tile (A(k, y) by every x, B(x, k) by every y); a
+        // weighted sum of an image over a window (a blur, nl_means) reads
+        // one operand at every coordinate and gains nothing from it.
+        bool shared_operands = true;
+        for (const Expr &v : u.values)
+            visit_all(v, [&](const IRNode *n) {
+                if (n->node_type != IRNodeType::Call) return;
+                const auto *call = static_cast<const Call *>(n);
+                if ((call->call_type != Call::Image && call->call_type != Call::Loom) ||
+                    call->name == f.func.name())
+                    return;
+                size_t used = 0;
+                for (const std::string &a : f.func.args()) {
+                    bool uses = false;
+                    for (const Expr &e : call->args) uses |= expr_uses_var(e, a);
+                    used += uses;
+                }
+                if (used == f.func.args().size()) shared_operands = false;
+            });
         const FuncInfo &c = fi(f.consumers[0]);
-        return c.is_output && !c.has_updates && !c.user_scheduled &&
+        return shared_operands && c.is_output && !c.has_updates && !c.user_scheduled &&
                c.func.args().size() == f.func.args().size();
     }
 
@@ -151,8 +251,16 @@ class Heuristic {
                 left_alone_.push_back(*it);
                 continue;
             }
-            if (f.is_output || f.has_updates) {
+            if (f.is_output) {
                 placement_[*it] = "root";
+                continue;
+            }
+            if (f.has_updates) {
+                // Per strip of its one consumer where that computes no
+                // more (a scan down the columns a transpose's strip reads).
+                std::set<std::string> groups = groups_using(*it);
+                bool member = groups.size() == 1 && updates_fit_strips(*it, *groups.begin());
+                placement_[*it] = member ? *groups.begin() : "root";
                 continue;
             }
             Access a = access_through_inlines(*it);
@@ -175,6 +283,12 @@ class Heuristic {
             // Cheap means little arithmetic and one read: inlining a cheap
             // Func that reads twice (max(f(x), f(x + k))) along a chain
             // doubles the expression at every stage.
+            // A transpose is stored, in tiles: inlined, its consumer's
+            // vectors would gather across the rows of what it reads.
+            if (f.reads_transposed && f.func.args().size() >= 2) {
+                placement_[*it] = "root";
+                continue;
+            }
             bool cheap = f.cost <= cheap_cost && f.calls <= 1;
             bool reused = f.reused_across_dims && !cheap;
             if (cheap || (a == Access::Pointwise && !reused)) {
@@ -206,41 +320,27 @@ class Heuristic {
             return;
         }
         std::vector<int> ext = it == sizes_.end() ? std::vector<int>() : it->second;
-        // Roots that are not outputs have no known sizes: an output's (of
-        // the same dimension count) guide the choices, but only known sizes
-        // allow unguarded tails.
-        std::vector<int> guess = ext;
-        if (guess.empty())
-            for (const auto &kv : sizes_)
-                if (kv.second.size() == args.size()) {
-                    guess = kv.second;
-                    break;
-                }
+        std::vector<int> guess = guessed_sizes(g.root);
         auto known = [&](size_t i) { return i < ext.size() ? ext[i] : -1; };
         auto extent = [&](size_t i) { return i < guess.size() ? guess[i] : -1; };
         const int vw = vector_width(rf);
         Var x(args[0]);
 
-        // The strip dimension: the outermost one that is not small.
-        int strip_dim = -1;
-        std::vector<Var> small;
-        for (size_t i = args.size(); i-- > 1;) {
-            int e = extent(i);
-            if (strip_dim < 0 && (e < 0 || e >= 8))
-                strip_dim = int(i);
-            else if (e >= 0 && e < 8)
-                small.emplace_back(args[i]);
-        }
-        if (!small.empty() && strip_dim >= 0) {
-            // Small dimensions (channels) inside the strip loop, shared by one row.
+        int strip_dim = strip_dimension(g.root);
+        auto length = [&](size_t i) { return extent(i) < 0 ? 64 : extent(i); };
+        // Small dimensions (channels) go inside the strip loop, shared by
+        // one row, and the other outer ones inside them.
+        std::vector<Var> small, others;
+        for (size_t i = args.size(); i-- > 1;)
+            if (int(i) != strip_dim) (length(i) < 8 ? small : others).emplace_back(args[i]);
+        if (strip_dim >= 0) {
             std::vector<VarOrRVar> order{x};
             for (auto s = small.rbegin(); s != small.rend(); ++s) order.push_back(*s);
-            for (size_t i = 1; i < args.size(); i++) {
-                bool is_small = false;
-                for (const Var &s : small) is_small |= s.name() == args[i];
-                if (!is_small) order.push_back(Var(args[i]));
-            }
-            f.reorder(order);
+            for (auto s = others.rbegin(); s != others.rend(); ++s) order.push_back(*s);
+            order.push_back(Var(args[size_t(strip_dim)]));
+            bool same = true;
+            for (size_t i = 0; i < order.size(); i++) same &= order[i].name() == args[i];
+            if (!same) f.reorder(order);
         }
         Var strip_outer, strip_inner;
         bool have_strip = false, have_inner = false;
@@ -272,6 +372,8 @@ class Heuristic {
             }
             if (opts_.rows_per_task > 0) rows = opts_.rows_per_task;
             if (h > 0) rows = std::min(rows, h);
+            // A transpose's tiles are vw rows high.
+            if (rf.reads_transposed && vw > 1) rows = std::max(vw, rows / vw * vw);
             if (rows > 1) {
                 Var so(fresh(function, args[size_t(strip_dim)] + "o")),
                     si(fresh(function, args[size_t(strip_dim)] + "i"));
@@ -289,9 +391,25 @@ class Heuristic {
             have_strip = true;
         }
         int w = extent(0);
-        if (vw > 1 && (w < 0 || w >= vw))
-            f.vectorize(x, vw,
-                        known(0) >= vw ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
+        TailStrategy x_tail =
+            known(0) >= vw ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf;
+        if (rf.reads_transposed && have_inner && vw > 1 && (w < 0 || w >= vw)) {
+            // A transpose in square tiles of vw x vw: a vector along x per
+            // row of the tile, the rows unrolled, so that the tile's reads
+            // of its source are whole vectors of its rows.
+            Var xv(fresh(function, args[0] + "_vi")),
+                t(fresh(function, args[size_t(strip_dim)] + "t"));
+            f.split(x, x, xv, vw, x_tail)
+                .split(strip_inner, strip_inner, t, vw, TailStrategy::GuardWithIf);
+            std::vector<VarOrRVar> order{xv, t, x};
+            for (auto s = small.rbegin(); s != small.rend(); ++s) order.push_back(*s);
+            for (auto s = others.rbegin(); s != others.rend(); ++s) order.push_back(*s);
+            order.push_back(strip_inner);
+            order.push_back(strip_outer);
+            f.reorder(order).vectorize(xv).unroll(t);
+        } else if (vw > 1 && (w < 0 || w >= vw)) {
+            f.vectorize(x, vw, x_tail);
+        }
         if (!have_strip && (w < 0 || w >= vw * 64)) {
             // One dimension: parallel chunks of whole vectors.
             Var xo(fresh(function, args[0] + "o"));
@@ -316,10 +434,22 @@ class Heuristic {
             // so nothing outside a buffer is read, and bounds inference stays
             // cheap along long chains of vectorized stages (with shifted or
             // guarded tails it grows several-fold per stage today).
-            TailStrategy tail = !touches_images(m) ? TailStrategy::RoundUp
-                                : known(0) >= mvw  ? TailStrategy::ShiftInwards
-                                                   : TailStrategy::GuardWithIf;
+            TailStrategy tail = mi.has_updates       ? TailStrategy::GuardWithIf
+                                : !touches_images(m) ? TailStrategy::RoundUp
+                                : known(0) >= mvw    ? TailStrategy::ShiftInwards
+                                                     : TailStrategy::GuardWithIf;
             if (mvw > 1 && !mi.func.args().empty()) mf.vectorize(Var(mi.func.args()[0]), mvw, tail);
+            // Its updates (a scan per strip) vectorized the same way.
+            for (size_t k = 0; mvw > 1 && k < mi.func.updates().size(); k++) {
+                std::vector<std::string> loops =
+                    initial_loops(mi.func.updates()[k], true, mi.func.args());
+                Var mx(mi.func.args()[0]);
+                if (std::find(loops.begin(), loops.end(), mx.name()) == loops.end()) continue;
+                Stage st = mf.update(int(k));
+                if (!columns_inside_scan(st, mi.func, k, mx, nullptr))
+                    offsets_outside_rows(st, mi, k);
+                st.vectorize(mx, mvw, TailStrategy::GuardWithIf);
+            }
         }
         // Updates: vectorize and parallelize their pure loops as the pure stage.
         for (size_t k = 0; k < function.updates().size(); k++) {
@@ -349,21 +479,70 @@ class Heuristic {
             if (other < 0 && !columns &&
                 rfactor_for_parallelism(function, int(k), rfactor_choice(rf, ext)))
                 continue;
+            auto columns_inside = [&](const Var &inner, const Var *outer) {
+                columns_inside_scan(st, function, k, inner, outer);
+            };
             if (vw > 1 && has(args[0]) && (w < 0 || w >= vw)) {
                 if (other < 0 && (w < 0 || w >= 4 * vw * std::max(1, opts_.parallelism))) {
                     Var xo(fresh(function, args[0] + "o")), xi(fresh(function, args[0] + "i"));
                     int chunk =
                         w > 0 ? std::max(vw, (w / (2 * std::max(1, opts_.parallelism))) / vw * vw)
                               : 8 * vw;
-                    st.split(x, xo, xi, chunk, TailStrategy::GuardWithIf)
-                        .vectorize(xi, vw, TailStrategy::GuardWithIf)
-                        .parallel(xo);
+                    st.split(x, xo, xi, chunk, TailStrategy::GuardWithIf);
+                    columns_inside(xi, &xo);
+                    st.vectorize(xi, vw, TailStrategy::GuardWithIf).parallel(xo);
                 } else {
+                    columns_inside(x, nullptr);
                     st.vectorize(x, vw, TailStrategy::GuardWithIf);
                 }
             }
             if (other >= 0) st.parallel(Var(args[size_t(other)]));
         }
+    }
+
+    /** A scan (an RVar walks one of the Func's own dimensions, each step
+     * reading the last) sweeps whole rows per step: its columns (inner: the
+     * innermost pure Var, or its inner part) go inside the RVars and outer
+     * (if any) outside all, rather than each column's scan running down the
+     * rows in turn (a cache line per step). Other updates are left. */
+    static bool columns_inside_scan(Stage st, const Function &f, size_t k, const Var &inner,
+                                    const Var *outer) {
+        const Definition &u = f.updates()[k];
+        bool scan = false;
+        for (const ReductionVariable &rv : u.rvars)
+            for (const Expr &a : u.args) scan |= expr_uses_var(a, rv.var);
+        if (!scan) return false;
+        std::vector<VarOrRVar> order{inner};
+        for (const std::string &l : initial_loops(u, true, f.args())) {
+            bool rvar = false;
+            for (const ReductionVariable &rv : u.rvars) rvar |= rv.var == l;
+            if (l != f.args()[0]) order.emplace_back(l, rvar);
+        }
+        if (outer) order.push_back(*outer);
+        st.reorder(order);
+        return true;
+    }
+
+    /** A sum over a window computed per strip: per row, the window's
+     * offsets outside the vector loop along the row (each offset reads a
+     * dense run of the row, edges clamped only at its ends) and the small
+     * dimensions (channels) inside, rather than every vector walking the
+     * whole window at scattered addresses. */
+    void offsets_outside_rows(Stage st, const FuncInfo &m, size_t k) const {
+        const Definition &u = m.func.updates()[k];
+        const std::vector<std::string> &args = m.func.args();
+        std::vector<std::string> loops = initial_loops(u, true, args);
+        std::vector<int> guess = guessed_sizes(m.func.name());
+        std::vector<VarOrRVar> order{Var(args[0])};
+        std::vector<VarOrRVar> outer;
+        for (size_t i = 1; i < args.size(); i++) {
+            if (std::find(loops.begin(), loops.end(), args[i]) == loops.end()) continue;
+            bool small = i < guess.size() && guess[i] >= 0 && guess[i] < 8;
+            (small ? order : outer).push_back(Var(args[i]));
+        }
+        for (const ReductionVariable &rv : u.rvars) order.emplace_back(rv.var, true);
+        order.insert(order.end(), outer.begin(), outer.end());
+        if (order.size() == loops.size()) st.reorder(order);
     }
 
     RFactorChoice rfactor_choice(const FuncInfo &f, const std::vector<int> &known) {
@@ -499,6 +678,7 @@ public:
     Heuristic(const PipelineInfo &info, const HeuristicOptions &opts,
               const std::map<std::string, std::vector<int>> &output_sizes)
         : info_(info), opts_(opts), sizes_(output_sizes),
+          estimates_(estimate_extents(info, output_sizes)),
           taken_names_(info.order.begin(), info.order.end()) {}
 
     std::vector<std::string> run() {
@@ -549,8 +729,9 @@ std::vector<std::string> heuristic_schedule(const Pipeline &pipeline, const Heur
     std::map<std::string, std::vector<int>> sizes;
     for (size_t i = 0; i < outputs.size() && i < output_sizes.size(); i++)
         if (!output_sizes[i].empty()) sizes[outputs[i].name()] = output_sizes[i];
-    // Roots that are not outputs get the first output's sizes as a guess
-    // for strip heights; their splits are guarded (their regions are unknown).
+    // Roots that are not outputs get sizes inferred from the outputs' as a
+    // guess for their choices; their splits are guarded (their regions are
+    // not known for certain).
     Heuristic h(info, opts, sizes);
     return h.run();
 }

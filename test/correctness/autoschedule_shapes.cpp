@@ -1,0 +1,157 @@
+// The "Loom" auto-scheduler on pipeline shapes whose intermediate Funcs
+// differ from the output in size or layout: scans down the columns with
+// transposes (an IIR filter), weighted sums over a window with channels,
+// and intermediates with small dimensions of their own. Each result is
+// checked against plain C++, and the placement the rule is for is checked
+// in the printed schedule.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "Loom.h"
+#include "common/ScheduleRoundTrip.h"
+
+using namespace loom;
+
+namespace {
+
+bool has(const std::string &text, const std::string &part) {
+    return text.find(part) != std::string::npos;
+}
+
+} // namespace
+
+TEST_CASE("autoschedule: scans run per strip of the transpose that reads them", "[autoschedule]") {
+    // A first-order IIR filter down the columns, then across the rows
+    // through a transpose, as apps/iir_blur. The scans were computed at
+    // root over the whole image and the transposes were inlined (their
+    // consumers' vectors gathered across rows).
+    const int W = 173, H = 91;
+    Buffer<float> in(W, H);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) in(x, y) = float((x * 7 + y * 13) % 64) / 64.0f;
+    Var x("x"), y("y");
+    const float a = 0.25f;
+    auto filter = [&](Func &blur, Func src, int height) {
+        blur(x, y) = undef<float>();
+        blur(x, 0) = src(x, 0);
+        RDom down(1, height - 1, "down");
+        blur(x, down) = (1 - a) * blur(x, down - 1) + a * src(x, down);
+    };
+    Func source("source"), columns("columns"), transposed("transposed"), rows("rows"), out("out");
+    source(x, y) = in(x, y);
+    filter(columns, source, H);
+    transposed(x, y) = columns(y, x);
+    filter(rows, transposed, W);
+    out(x, y) = rows(y, x);
+    Pipeline p(out);
+    AutoSchedulerResults r = p.apply_autoscheduler({W, H}, get_jit_target_from_environment());
+    INFO(r.schedule_source);
+    CHECK(has(r.schedule_source, "columns.compute_at(transposed, yo)"));
+    CHECK(has(r.schedule_source, "rows.compute_at(out, yo)"));
+    CHECK(has(r.schedule_source, "transposed.compute_root()"));
+    CHECK(has(r.schedule_source, "unroll(yt)")); // transposed in square tiles
+    CHECK(loom_test::schedule_round_trip_problem(p) == "");
+
+    std::vector<float> col(size_t(W * H)), row(size_t(W * H));
+    for (int i = 0; i < W; i++) {
+        col[size_t(i)] = in(i, 0);
+        for (int j = 1; j < H; j++)
+            col[size_t(j * W + i)] = (1 - a) * col[size_t((j - 1) * W + i)] + a * in(i, j);
+    }
+    // rows(i, j) filters transposed(i, j) = col(j, i) down j, over W rows.
+    for (int i = 0; i < H; i++) {
+        row[size_t(i)] = col[size_t(i * W)];
+        for (int j = 1; j < W; j++)
+            row[size_t(j * H + i)] =
+                (1 - a) * row[size_t((j - 1) * H + i)] + a * col[size_t(i * W + j)];
+    }
+    Buffer<float> got = p.realize({W, H});
+    for (int j = 0; j < H; j++)
+        for (int i = 0; i < W; i++) {
+            INFO("x " << i << " y " << j);
+            REQUIRE(std::fabs(got(i, j) - row[size_t(i * H + j)]) <= 1e-5f);
+        }
+}
+
+TEST_CASE("autoschedule: a weighted sum over a window with channels goes per strip",
+          "[autoschedule]") {
+    // As apps/lens_blur and nl_means: sums of w * image over a window, with
+    // the weights' total as a fourth channel, divided by the output. Such a
+    // sum reads the image at every coordinate of a tile: it was taken for a
+    // matrix product, register-blocked per tile, with the channels outside
+    // (the sums recomputed per output channel).
+    const int W = 120, H = 70, R = 2;
+    Buffer<float> in(W, H, 3);
+    for (int c = 0; c < 3; c++)
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) in(x, y, c) = float((x * 3 + y * 5 + c * 17) % 32);
+    Var x("x"), y("y"), c("c");
+    Func clamped = BoundaryConditions::repeat_edge(in);
+    Func weight("weight"), sums("sums"), out("out");
+    weight(x, y) = 1.0f / (1.0f + clamped(x, y, 0) + clamped(x, y, 1));
+    RDom box(-R, 2 * R + 1, -R, 2 * R + 1, "box");
+    Expr w = weight(x + box.x, y + box.y);
+    sums(x, y, c) = 0.0f;
+    sums(x, y, c) += w * select(c < 3, clamped(x + box.x, y + box.y, min(c, 2)), 1.0f);
+    out(x, y, c) = sums(x, y, c) / sums(x, y, 3);
+    Pipeline p(out);
+    AutoSchedulerResults r = p.apply_autoscheduler({W, H, 3}, get_jit_target_from_environment());
+    INFO(r.schedule_source);
+    CHECK(has(r.schedule_source, "sums.compute_at(out, yo)"));
+    CHECK(!has(r.schedule_source, "unroll(y_ui)")); // not register-blocked
+    CHECK(loom_test::schedule_round_trip_problem(p) == "");
+
+    auto at = [&](int i, int j, int k) {
+        return in(std::min(std::max(i, 0), W - 1), std::min(std::max(j, 0), H - 1), k);
+    };
+    Buffer<float> got = p.realize({W, H, 3});
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < H; j++)
+            for (int i = 0; i < W; i++) {
+                float s = 0, total = 0;
+                for (int dy = -R; dy <= R; dy++)
+                    for (int dx = -R; dx <= R; dx++) {
+                        float wt = 1.0f / (1.0f + at(i + dx, j + dy, 0) + at(i + dx, j + dy, 1));
+                        s += wt * at(i + dx, j + dy, k);
+                        total += wt;
+                    }
+                INFO("x " << i << " y " << j << " c " << k);
+                REQUIRE(std::fabs(got(i, j, k) - s / total) <= 1e-4f * std::max(1.0f, s / total));
+            }
+}
+
+TEST_CASE("autoschedule: an intermediate's own sizes choose its strips", "[autoschedule]") {
+    // A two-channel intermediate read by a one-channel output (an inverse
+    // wavelet's rows): it had no sizes of its own, took its unknown channel
+    // dimension for the strips and ran as one task.
+    const int W = 160, H = 90;
+    Buffer<int> in(W, H, 2);
+    for (int c = 0; c < 2; c++)
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) in(x, y, c) = (x * 5 + y * 3 + c * 11) % 100;
+    Var x("x"), y("y"), c("c");
+    Func halves("halves"), out("out");
+    halves(x, y, c) = in(x, y / 2, c) * 3 + (y % 2) * in(x, y / 2, 1 - c);
+    out(x, y) = halves(x / 2, y, 0) - halves(x / 2, y, 1) * (x % 2);
+    Pipeline p(out);
+    AutoSchedulerResults r =
+        p.apply_autoscheduler({2 * W, 2 * H}, get_jit_target_from_environment());
+    INFO(r.schedule_source);
+    CHECK(has(r.schedule_source, "halves.compute_root().split(y, yo, yi"));
+    CHECK(has(r.schedule_source, "reorder(x_vi, x, c, yi, yo)"));
+    CHECK(loom_test::schedule_round_trip_problem(p) == "");
+    Buffer<int> got = p.realize({2 * W, 2 * H});
+    auto h = [&](int i, int j, int k) {
+        return in(i, j / 2, k) * 3 + (j % 2) * in(i, j / 2, 1 - k);
+    };
+    for (int j = 0; j < 2 * H; j++)
+        for (int i = 0; i < 2 * W; i++) {
+            INFO("x " << i << " y " << j);
+            REQUIRE(got(i, j) == h(i / 2, j, 0) - h(i / 2, j, 1) * (i % 2));
+        }
+}
