@@ -15,11 +15,39 @@ namespace Internal {
 
 namespace {
 
+/** Is e a Variable scaled by a constant, up to constants (2 * x - 1,
+ * x / 2 + 1, (y + 1) / 2)? */
+bool scaled_var(Expr e) {
+    int64_t offset = 0;
+    while (true) {
+        if (const auto *a = e.as<Add>()) {
+            if (is_const(a->b)) {
+                e = a->a;
+                continue;
+            }
+            if (is_const(a->a)) {
+                e = a->b;
+                continue;
+            }
+        }
+        if (const auto *s = e.as<Sub>(); s && is_const(s->b)) {
+            e = s->a;
+            continue;
+        }
+        break;
+    }
+    if (const auto *m = e.as<Mul>())
+        return (is_const(m->b) && var_plus_const(m->a, &offset)) ||
+               (is_const(m->a) && var_plus_const(m->b, &offset));
+    if (const auto *d = e.as<Div>()) return is_const(d->b) && var_plus_const(d->a, &offset);
+    return false;
+}
+
 /** The access of one call argument, given the caller's loop variables. */
 Access arg_access(const Expr &arg, int *max_offset) {
     if (is_const(arg)) return Access::Pointwise;
     int64_t offset = 0;
-    if (!var_plus_const(arg, &offset)) return Access::Other;
+    if (!var_plus_const(arg, &offset)) return scaled_var(arg) ? Access::Scaled : Access::Other;
     *max_offset = std::max(*max_offset, int(std::llabs(offset)));
     return offset == 0 ? Access::Pointwise : Access::Stencil;
 }

@@ -18,7 +18,8 @@ namespace Internal {
 enum class Access {
     Pointwise, // every argument is a Var of the consumer (or a constant)
     Stencil,   // Vars plus constant offsets
-    Other      // scaled, data-dependent or clamped coordinates
+    Scaled,    // Vars times or over constants, plus constants (2 * x + 1, y / 2)
+    Other      // data-dependent, clamped or transposed coordinates
 };
 
 struct FuncInfo {

@@ -192,7 +192,7 @@ class Heuristic {
         Access a = fi(name).access;
         for (const std::string &c : fi(name).consumers)
             if (placement_.at(c) == "inline" && fi(c).access != Access::Pointwise)
-                a = std::max(a, fi(c).access == Access::Stencil ? Access::Stencil : Access::Other);
+                a = std::max(a, fi(c).access);
         return a;
     }
 

@@ -125,10 +125,11 @@ TEST_CASE("autoschedule: a weighted sum over a window with channels goes per str
             }
 }
 
-TEST_CASE("autoschedule: an intermediate's own sizes choose its strips", "[autoschedule]") {
-    // A two-channel intermediate read by a one-channel output (an inverse
-    // wavelet's rows): it had no sizes of its own, took its unknown channel
-    // dimension for the strips and ran as one task.
+namespace {
+
+/** A two-channel intermediate read by a one-channel output at half its
+ * x resolution (an inverse wavelet's rows), through min() when `clamped`. */
+void check_halves(bool clamped, const std::vector<std::string> &expected) {
     const int W = 160, H = 90;
     Buffer<int> in(W, H, 2);
     for (int c = 0; c < 2; c++)
@@ -137,13 +138,13 @@ TEST_CASE("autoschedule: an intermediate's own sizes choose its strips", "[autos
     Var x("x"), y("y"), c("c");
     Func halves("halves"), out("out");
     halves(x, y, c) = in(x, y / 2, c) * 3 + (y % 2) * in(x, y / 2, 1 - c);
-    out(x, y) = halves(x / 2, y, 0) - halves(x / 2, y, 1) * (x % 2);
+    Expr hx = clamped ? min(x / 2, W - 1) : x / 2;
+    out(x, y) = halves(hx, y, 0) - halves(hx, y, 1) * (x % 2);
     Pipeline p(out);
     AutoSchedulerResults r =
         p.apply_autoscheduler({2 * W, 2 * H}, get_jit_target_from_environment());
     INFO(r.schedule_source);
-    CHECK(has(r.schedule_source, "halves.compute_root().split(y, yo, yi"));
-    CHECK(has(r.schedule_source, "reorder(x_vi, x, c, yi, yo)"));
+    for (const std::string &e : expected) CHECK(has(r.schedule_source, e));
     CHECK(loom_test::schedule_round_trip_problem(p) == "");
     Buffer<int> got = p.realize({2 * W, 2 * H});
     auto h = [&](int i, int j, int k) {
@@ -154,4 +155,19 @@ TEST_CASE("autoschedule: an intermediate's own sizes choose its strips", "[autos
             INFO("x " << i << " y " << j);
             REQUIRE(got(i, j) == h(i / 2, j, 0) - h(i / 2, j, 1) * (i % 2));
         }
+}
+
+} // namespace
+
+TEST_CASE("autoschedule: an intermediate's own sizes choose its strips", "[autoschedule]") {
+    // Read through min(), it is computed at root. It had no sizes of its
+    // own: its unknown channel dimension was taken for the strips, and it
+    // ran as one task.
+    check_halves(true, {"halves.compute_root().split(y, yo, yi", "reorder(x_vi, x, c, yi, yo)"});
+}
+
+TEST_CASE("autoschedule: a Func read at scaled coordinates goes per strip", "[autoschedule]") {
+    // x / 2 (and 2 * x, pyramids' levels) bounds the region a strip reads:
+    // it is computed per strip of its one consumer, not at root.
+    check_halves(false, {"halves.compute_at(out, yo)"});
 }
