@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
+#include <set>
 
 #include "ir/IR.h"
 #include "ir/IROperator.h"
@@ -16,7 +18,7 @@ namespace Internal {
 namespace {
 
 /** Is e a Variable scaled by a constant, up to constants (2 * x - 1,
- * x / 2 + 1, (y + 1) / 2)? */
+ * x / 2 + 1, (y + 1) / 2), or one modulo a constant (c % 2)? */
 bool scaled_var(Expr e) {
     int64_t offset = 0;
     while (true) {
@@ -40,6 +42,7 @@ bool scaled_var(Expr e) {
         return (is_const(m->b) && var_plus_const(m->a, &offset)) ||
                (is_const(m->a) && var_plus_const(m->b, &offset));
     if (const auto *d = e.as<Div>()) return is_const(d->b) && var_plus_const(d->a, &offset);
+    if (const auto *m = e.as<Mod>()) return is_const(m->b) && var_plus_const(m->a, &offset);
     return false;
 }
 
@@ -105,6 +108,7 @@ PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
     }
     for (const Function &f : funcs_in_order) {
         FuncInfo &self = info.funcs.at(f.name());
+        std::map<std::string, std::map<size_t, std::set<int64_t>>> constants_read;
         auto scan = [&](const Expr &e) {
             visit_all(e, [&](const IRNode *n) {
                 {
@@ -154,6 +158,19 @@ PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
                     callee.dim_offset[i] = std::max(callee.dim_offset[i], offset);
                 }
                 if (f.args().size() > c->args.size()) callee.reused_across_dims = true;
+                // Read at two constants in one dimension (the three colour
+                // channels of a pixel, each mixing all three): inlined, each
+                // value would be computed once per read.
+                for (size_t i = 0; i < c->args.size(); i++)
+                    if (auto k = as_const_int(c->args[i])) {
+                        std::set<int64_t> &seen = constants_read[callee.func.name()][i];
+                        seen.insert(*k);
+                        if (seen.size() > 1) callee.reused_across_dims = true;
+                    }
+                int64_t offset = 0;
+                if (!c->args.empty() && !is_const(c->args[0]) &&
+                    !var_plus_const(c->args[0], &offset))
+                    self.sparse_reads.insert(callee.func.name());
             });
         };
         auto scan_def = [&](const Definition &d, bool update) {

@@ -6,6 +6,7 @@
 // costs, how wide its types are, and whether the user scheduled it.
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,7 @@ namespace Internal {
 enum class Access {
     Pointwise, // every argument is a Var of the consumer (or a constant)
     Stencil,   // Vars plus constant offsets
-    Scaled,    // Vars times or over constants, plus constants (2 * x + 1, y / 2)
+    Scaled,    // Vars times, over or modulo constants, plus constants (2 * x + 1, y / 2)
     Other      // data-dependent, clamped or transposed coordinates
 };
 
@@ -38,6 +39,10 @@ struct FuncInfo {
     /** Its innermost Var indexes another dimension of a Func it calls (a
      * transpose): vectors along it would gather across the callee's rows. */
     bool reads_transposed = false;
+    /** The Funcs it reads at coordinates that are not its own x plus a
+     * constant (clamped, interleaved, halved): a consumer's vector of it
+     * would gather from them. */
+    std::set<std::string> sparse_reads;
     int calls = 0; // calls to Funcs and images in its definitions
     bool is_output = false;
     bool has_updates = false;

@@ -289,13 +289,25 @@ class Heuristic {
                 placement_[*it] = "root";
                 continue;
             }
+            // A cheap Func that gathers from another Func (an interleave of
+            // planes) and is read at several offsets (a stencil) is stored
+            // per strip, so that the stencil's vectors read it densely.
+            std::set<std::string> groups = groups_using(*it);
+            bool gathers = false; // from a Func that is not a cheap wrapper
+            for (const std::string &p : f.sparse_reads)
+                gathers |= fi(p).cost > cheap_cost || fi(p).calls > 1;
+            if (gathers && a == Access::Stencil) {
+                bool ok = groups.size() == 1 && !fi(*groups.begin()).user_scheduled &&
+                          !fi(*groups.begin()).has_updates;
+                placement_[*it] = ok ? *groups.begin() : "root";
+                continue;
+            }
             bool cheap = f.cost <= cheap_cost && f.calls <= 1;
             bool reused = f.reused_across_dims && !cheap;
             if (cheap || (a == Access::Pointwise && !reused)) {
                 placement_[*it] = "inline";
                 continue;
             }
-            std::set<std::string> groups = groups_using(*it);
             if (a != Access::Other && groups.size() == 1 && !fi(*groups.begin()).user_scheduled &&
                 !fi(*groups.begin()).has_updates) {
                 placement_[*it] = *groups.begin();

@@ -171,3 +171,47 @@ TEST_CASE("autoschedule: a Func read at scaled coordinates goes per strip", "[au
     // it is computed per strip of its one consumer, not at root.
     check_halves(false, {"halves.compute_at(out, yo)"});
 }
+
+TEST_CASE("autoschedule: mixed channels and interleaved planes are stored per strip",
+          "[autoschedule]") {
+    // As apps/camera_pipe: four planes of a mosaic; a mix of the planes per
+    // channel (each channel reads all four); the mix interleaved back to
+    // full resolution and sharpened by a stencil. The planes were inlined
+    // into the mix (computed once per channel read), and the interleave
+    // into the stencil (five gathers per pixel).
+    const int W = 70, H = 45;
+    Buffer<int> in(2 * W, 2 * H);
+    for (int y = 0; y < 2 * H; y++)
+        for (int x = 0; x < 2 * W; x++) in(x, y) = (x * 7 + y * 3) % 50;
+    Var x("x"), y("y"), c("c");
+    Func quads("quads"), mixed("mixed"), flat("flat"), out("out");
+    quads(x, y, c) = in(2 * x + c % 2, 2 * y + c / 2) * (c + 1) + 7;
+    mixed(x, y, c) =
+        quads(x, y, 0) * (c + 1) + quads(x, y, 1) * (c + 2) + quads(x, y, 2) - quads(x, y, 3) * c;
+    Expr px = clamp(x, 0, 2 * W - 1), py = clamp(y, 0, 2 * H - 1);
+    flat(x, y) = mixed(px / 2, py / 2, px % 2 + 2 * (py % 2));
+    out(x, y) = flat(x - 1, y) + 2 * flat(x, y) + flat(x + 1, y) + flat(x, y - 1) + flat(x, y + 1);
+    Pipeline p(out);
+    AutoSchedulerResults r =
+        p.apply_autoscheduler({2 * W, 2 * H}, get_jit_target_from_environment());
+    INFO(r.schedule_source);
+    CHECK(has(r.schedule_source, "quads.compute_at("));
+    CHECK(has(r.schedule_source, "flat.compute_at(out, yo)"));
+    CHECK(loom_test::schedule_round_trip_problem(p) == "");
+    auto q = [&](int i, int j, int k) { return in(2 * i + k % 2, 2 * j + k / 2) * (k + 1) + 7; };
+    auto m = [&](int i, int j, int k) {
+        return q(i, j, 0) * (k + 1) + q(i, j, 1) * (k + 2) + q(i, j, 2) - q(i, j, 3) * k;
+    };
+    auto f = [&](int i, int j) {
+        i = std::min(std::max(i, 0), 2 * W - 1);
+        j = std::min(std::max(j, 0), 2 * H - 1);
+        return m(i / 2, j / 2, i % 2 + 2 * (j % 2));
+    };
+    Buffer<int> got = p.realize({2 * W, 2 * H});
+    for (int j = 0; j < 2 * H; j++)
+        for (int i = 0; i < 2 * W; i++) {
+            INFO("x " << i << " y " << j);
+            REQUIRE(got(i, j) ==
+                    f(i - 1, j) + 2 * f(i, j) + f(i + 1, j) + f(i, j - 1) + f(i, j + 1));
+        }
+}
