@@ -158,14 +158,12 @@ PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
                     callee.dim_offset[i] = std::max(callee.dim_offset[i], offset);
                 }
                 if (f.args().size() > c->args.size()) callee.reused_across_dims = true;
-                // Read at two constants in one dimension (the three colour
-                // channels of a pixel, each mixing all three): inlined, each
-                // value would be computed once per read.
+                // Constants read per dimension (reread_at_constants).
                 for (size_t i = 0; i < c->args.size(); i++)
                     if (auto k = as_const_int(c->args[i])) {
                         std::set<int64_t> &seen = constants_read[callee.func.name()][i];
                         seen.insert(*k);
-                        if (seen.size() > 1) callee.reused_across_dims = true;
+                        if (seen.size() > 1) callee.reread_at_constants = true;
                     }
                 int64_t offset = 0;
                 if (!c->args.empty() && !is_const(c->args[0]) &&

@@ -34,6 +34,10 @@ struct FuncInfo {
     /** A consumer has more dimensions (an RGB output of a gray ratio):
      * inlining would recompute each value once per extra coordinate. */
     bool reused_across_dims = false;
+    /** A consumer reads it at two constants of one dimension (three colour
+     * channels, each mixing all three): inlined, each value would be
+     * computed once per read. */
+    bool reread_at_constants = false;
     std::vector<std::string> producers; // Funcs its definitions call
     bool reads_images = false;          // its definitions read a Buffer or ImageParam
     /** Its innermost Var indexes another dimension of a Func it calls (a

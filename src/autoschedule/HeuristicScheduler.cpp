@@ -2,21 +2,27 @@
 // image and tensor pipelines follow, applied through the public scheduling
 // API (so the result is what a user could have written, and prints as such):
 //
+//  - every Func's sizes are inferred from the outputs' (RegionEstimate.cpp);
 //  - cheap Funcs and Funcs read only at the point being computed are inlined
 //    (unless a consumer with more dimensions, such as the channels of an RGB
-//    output, would recompute them once per extra coordinate);
-//  - Funcs read at constant offsets (stencils) are computed per strip of rows
-//    of the Func that consumes them ("groups": one root Func and its strip
-//    members), vectorized along their innermost dimension;
-//  - everything else (reductions, resamplings, data-dependent reads, Funcs
-//    read by several groups) is computed at root and heads its own group;
-//  - a group's root is vectorized along its innermost dimension, its small
-//    dimensions (color channels) go inside the strip loop, and its strips are
-//    sized for enough parallel tasks and for the members' rows to stay in the
-//    cache;
+//    output, or reads at several constant channels, would recompute them);
+//  - Funcs read at constant offsets (stencils) or scaled coordinates (2 * x,
+//    y / 2) are computed per strip of rows of the Func that consumes them
+//    ("groups": one root Func and its strip members), vectorized along their
+//    innermost dimension; so are cheap Funcs that gather from a computed
+//    Func when a stencil reads them, and Funcs with updates (scans, window
+//    sums) whose one consumer is a root and whose strips need no more;
+//  - transposes are computed at root in square tiles;
+//  - everything else (histograms, data-dependent reads, Funcs read by
+//    several groups) is computed at root and heads its own group;
+//  - a group's root is vectorized along its innermost dimension, strips run
+//    along its longest outer dimension, its small dimensions (channels) go
+//    inside the strip loop, and its strips are sized for enough parallel
+//    tasks and for the members' rows to stay in the cache;
 //  - a reduction read pointwise by one consumer whose update keeps all pure
-//    Vars (a matrix product) is register-blocked: computed per 4-row block of
-//    a tile of its consumer, with its vector sums unrolled in registers;
+//    Vars and whose operands each leave one out (a matrix product) is
+//    register-blocked: computed per 4-row block of a tile of its consumer,
+//    with its vector sums unrolled in registers;
 //  - an associative update with no pure loop worth running in parallel (a
 //    histogram, a sum to one value, a column sum over a few columns) is
 //    rfactor()ed into partial results per chunk of its outer RVar, computed
@@ -303,7 +309,12 @@ class Heuristic {
                 continue;
             }
             bool cheap = f.cost <= cheap_cost && f.calls <= 1;
-            bool reused = f.reused_across_dims && !cheap;
+            // Reads at a few constant channels recompute a few operations
+            // each: cheaper than a store and a load, unless the Func costs
+            // more than that.
+            bool reused =
+                (f.reused_across_dims || (f.reread_at_constants && f.cost > 2 * cheap_cost)) &&
+                !cheap;
             if (cheap || (a == Access::Pointwise && !reused)) {
                 placement_[*it] = "inline";
                 continue;
@@ -431,10 +442,26 @@ class Heuristic {
             strip_outer = xo;
             have_strip = true;
         }
+        // Members read only at their own row (a chain of horizontal
+        // stencils, and what feeds them with no vertical halo) are computed
+        // per row of the strip, where they stay in the first-level cache.
+        std::set<std::string> per_row;
+        for (auto m = g.members.rbegin(); have_inner && m != g.members.rend(); ++m) {
+            const FuncInfo &mi = fi(*m);
+            bool ok = !sliding_.count(*m) && !mi.has_updates &&
+                      (mi.access == Access::Pointwise || mi.access == Access::Stencil) &&
+                      mi.func.args().size() == args.size() &&
+                      (size_t(strip_dim) >= mi.dim_offset.size() ||
+                       mi.dim_offset[size_t(strip_dim)] == 0);
+            for (const std::string &c : mi.consumers) ok &= c == g.root || per_row.count(c);
+            if (ok) per_row.insert(*m);
+        }
         for (const std::string &m : g.members) {
             Func mf(fi(m).func);
             if (have_inner && sliding_.count(m))
                 mf.store_at(f, strip_outer).compute_at(f, strip_inner);
+            else if (per_row.count(m))
+                mf.compute_at(f, strip_inner);
             else if (have_strip)
                 mf.compute_at(f, strip_outer);
             else

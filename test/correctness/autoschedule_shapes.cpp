@@ -215,3 +215,40 @@ TEST_CASE("autoschedule: mixed channels and interleaved planes are stored per st
                     f(i - 1, j) + 2 * f(i, j) + f(i + 1, j) + f(i, j - 1) + f(i, j + 1));
         }
 }
+
+TEST_CASE("autoschedule: stages read only at their own row are computed per row",
+          "[autoschedule]") {
+    // As apps/max_filter: a vertical stage, then a chain of horizontal
+    // maxima. The horizontal stages have no vertical halo: per row of the
+    // strip they stay in the first-level cache (they were computed per
+    // strip, each a whole strip of rows).
+    const int W = 150, H = 80;
+    Buffer<int> in(W, H);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) in(x, y) = (x * 13 + y * 29) % 97;
+    Var x("x"), y("y");
+    Func clamped = BoundaryConditions::repeat_edge(in);
+    Func vertical("vertical"), h1("h1"), h2("h2"), out("out");
+    vertical(x, y) = max(clamped(x, y - 2), clamped(x, y + 2));
+    h1(x, y) = max(vertical(x - 1, y), vertical(x + 1, y));
+    h2(x, y) = max(h1(x - 2, y), h1(x + 2, y));
+    out(x, y) = max(h2(x - 4, y), h2(x + 4, y));
+    Pipeline p(out);
+    AutoSchedulerResults r = p.apply_autoscheduler({W, H}, get_jit_target_from_environment());
+    INFO(r.schedule_source);
+    CHECK(has(r.schedule_source, "h1.compute_at(out, yi)"));
+    CHECK(has(r.schedule_source, "h2.compute_at(out, yi)"));
+    CHECK(loom_test::schedule_round_trip_problem(p) == "");
+    auto at = [&](int i, int j) {
+        return in(std::min(std::max(i, 0), W - 1), std::min(std::max(j, 0), H - 1));
+    };
+    auto v = [&](int i, int j) { return std::max(at(i, j - 2), at(i, j + 2)); };
+    auto f1 = [&](int i, int j) { return std::max(v(i - 1, j), v(i + 1, j)); };
+    auto f2 = [&](int i, int j) { return std::max(f1(i - 2, j), f1(i + 2, j)); };
+    Buffer<int> got = p.realize({W, H});
+    for (int j = 0; j < H; j++)
+        for (int i = 0; i < W; i++) {
+            INFO("x " << i << " y " << j);
+            REQUIRE(got(i, j) == std::max(f2(i - 4, j), f2(i + 4, j)));
+        }
+}
