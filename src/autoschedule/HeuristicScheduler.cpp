@@ -499,9 +499,20 @@ class Heuristic {
             };
             Stage st = f.update(int(k));
             if (strip_dim >= 0 && has(args[size_t(strip_dim)])) {
+                // The parallel loop outermost: one parallel loop, not one
+                // per coordinate of the dimensions outside it.
+                const std::string &strip = args[size_t(strip_dim)];
+                if (loops.back() != strip) {
+                    const Definition &u = function.updates()[k];
+                    std::vector<VarOrRVar> order;
+                    for (const std::string &l : loops)
+                        if (l != strip) order.push_back(loop_of(u, l));
+                    order.push_back(Var(strip));
+                    st.reorder(order);
+                }
                 if (vw > 1 && has(args[0]) && (w < 0 || w >= vw))
                     st.vectorize(x, vw, TailStrategy::GuardWithIf);
-                st.parallel(Var(args[size_t(strip_dim)]));
+                st.parallel(Var(strip));
                 continue;
             }
             // The rows are an RVar (a scan down the columns): parallel over
@@ -539,6 +550,13 @@ class Heuristic {
         }
     }
 
+    /** The loop of update u named l, as a Var or an RVar. */
+    static VarOrRVar loop_of(const Definition &u, const std::string &l) {
+        bool rvar = false;
+        for (const ReductionVariable &rv : u.rvars) rvar |= rv.var == l;
+        return VarOrRVar(l, rvar);
+    }
+
     /** A scan (an RVar walks one of the Func's own dimensions, each step
      * reading the last) sweeps whole rows per step: its columns (inner: the
      * innermost pure Var, or its inner part) go inside the RVars and outer
@@ -552,11 +570,8 @@ class Heuristic {
             for (const Expr &a : u.args) scan |= expr_uses_var(a, rv.var);
         if (!scan) return false;
         std::vector<VarOrRVar> order{inner};
-        for (const std::string &l : initial_loops(u, true, f.args())) {
-            bool rvar = false;
-            for (const ReductionVariable &rv : u.rvars) rvar |= rv.var == l;
-            if (l != f.args()[0]) order.emplace_back(l, rvar);
-        }
+        for (const std::string &l : initial_loops(u, true, f.args()))
+            if (l != f.args()[0]) order.push_back(loop_of(u, l));
         if (outer) order.push_back(*outer);
         st.reorder(order);
         return true;

@@ -252,3 +252,32 @@ TEST_CASE("autoschedule: stages read only at their own row are computed per row"
             REQUIRE(got(i, j) == std::max(f2(i - 4, j), f2(i + 4, j)));
         }
 }
+
+TEST_CASE("autoschedule: an update runs one parallel loop, outermost", "[autoschedule]") {
+    // A sum over a few columns per pixel and channel: its rows in parallel.
+    // The parallel loop stayed where it was made, inside the channels: one
+    // parallel loop per channel.
+    const int W = 90, H = 50;
+    Buffer<int> in(W + 2, H, 3);
+    for (int c = 0; c < 3; c++)
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W + 2; x++) in(x, y, c) = (x * 3 + y * 7 + c) % 31;
+    Var x("x"), y("y"), c("c");
+    RDom r(0, 3, "r");
+    Func out("out");
+    out(x, y, c) = 0;
+    out(x, y, c) += in(x + r, y, c);
+    Pipeline p(out);
+    AutoSchedulerResults result =
+        p.apply_autoscheduler({W, H, 3}, get_jit_target_from_environment());
+    INFO(result.schedule_source);
+    CHECK(has(result.schedule_source, "reorder(r_x, x_vi, x, c, y).vectorize(x_vi).parallel(y)"));
+    CHECK(loom_test::schedule_round_trip_problem(p) == "");
+    Buffer<int> got = p.realize({W, H, 3});
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < H; j++)
+            for (int i = 0; i < W; i++) {
+                INFO("x " << i << " y " << j << " c " << k);
+                REQUIRE(got(i, j, k) == in(i, j, k) + in(i + 1, j, k) + in(i + 2, j, k));
+            }
+}
