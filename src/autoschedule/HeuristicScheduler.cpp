@@ -692,6 +692,67 @@ class Heuristic {
         }
     }
 
+    /** The first dimension after x that no operand read along x uses (1
+     * where y qualifies, or where none does). */
+    int tile_partner(const FuncInfo &prod) const {
+        const Definition &u = prod.func.updates()[0];
+        const std::vector<std::string> &pa = prod.func.args();
+        std::set<size_t> used;
+        for (const Expr &v : u.values)
+            visit_all(v, [&](const IRNode *n) {
+                if (n->node_type != IRNodeType::Call) return;
+                const auto *call = static_cast<const Call *>(n);
+                if ((call->call_type != Call::Image && call->call_type != Call::Loom) ||
+                    call->name == prod.func.name())
+                    return;
+                auto uses = [&](const std::string &var) {
+                    for (const Expr &e : call->args)
+                        if (expr_uses_var(e, var)) return true;
+                    return false;
+                };
+                if (!uses(pa[0])) return;
+                for (size_t j = 1; j < pa.size(); j++)
+                    if (uses(pa[j])) used.insert(j);
+            });
+        for (size_t j = 1; j < pa.size(); j++)
+            if (!used.count(j)) return int(j);
+        return 1;
+    }
+
+    /** The register-blocked product with its blocks across dimension d2 of
+     * the output (channels): tx along x by br channels, the product per
+     * block, the longest other dimension in parallel outermost. Blocks of
+     * br channels shift inwards at the end, so any count of at least br
+     * channels (estimates ahead of time are not the run's) stays in
+     * bounds. */
+    void schedule_channel_blocks(const FuncInfo &prod, const FuncInfo &out, int d2,
+                                 const std::vector<int> &ext, int vw, int tx, int br) {
+        Func o(out.func), p(prod.func);
+        const std::vector<std::string> &oa = out.func.args();
+        const std::vector<std::string> &pa = prod.func.args();
+        Var x(oa[0]), d(oa[size_t(d2)]), xi(fresh(out.func, "xi")),
+            di(fresh(out.func, oa[size_t(d2)] + "i"));
+        o.split(x, x, xi, tx).split(d, d, di, br);
+        std::vector<VarOrRVar> order{xi, di, x, d};
+        int longest = -1;
+        for (size_t j = 1; j < oa.size(); j++)
+            if (int(j) != d2 && (longest < 0 || ext[j] > ext[size_t(longest)])) longest = int(j);
+        for (size_t j = 1; j < oa.size(); j++)
+            if (int(j) != d2 && int(j) != longest) order.push_back(Var(oa[j]));
+        if (longest >= 0) order.push_back(Var(oa[size_t(longest)]));
+        o.reorder(order).vectorize(xi, vw).unroll(xi).unroll(di);
+        if (longest >= 0) o.parallel(Var(oa[size_t(longest)]));
+        Var px(pa[0]), pd(pa[size_t(d2)]);
+        p.compute_at(o, x).vectorize(px, vw).unroll(pd, br);
+        std::vector<VarOrRVar> porder{px, pd};
+        for (const ReductionVariable &rv : prod.func.updates()[0].rvars)
+            porder.emplace_back(rv.var, true);
+        for (size_t j = 1; j < pa.size(); j++)
+            if (int(j) != d2) porder.push_back(Var(pa[j]));
+        p.update().reorder(porder).vectorize(px, vw).unroll(pd, br);
+        if (tx / vw > 1) p.update().unroll(px, tx / vw);
+    }
+
     /** Halide's hand schedule shape for C = A * B: tiles of 3 vectors by 32
      * rows in parallel, the product per 4-row block in registers. */
     void schedule_matrix_product(const FuncInfo &prod, const FuncInfo &out) {
@@ -708,6 +769,15 @@ class Heuristic {
         bool fits = ext.size() >= 2 && ext[0] >= tx && ext[1] >= ty;
         if (!fits) {
             schedule_group(Group{out.func.name(), {}});
+            return;
+        }
+        // The block's second dimension: one the vector operand (the one
+        // read along x) leaves out, so that each vector it loads serves the
+        // whole block: y for A * B (B(x, k)), the output channels of a
+        // convolution (its input(x + r.x, y + r.y, r.z, n)).
+        int d2 = tile_partner(prod);
+        if (d2 > 1 && size_t(d2) < ext.size() && ext[size_t(d2)] >= br) {
+            schedule_channel_blocks(prod, out, d2, ext, vw, tx, br);
             return;
         }
         Var x(oa[0]), y(oa[1]), xi(fresh(out.func, "xi")), yi(fresh(out.func, "yi")),

@@ -281,3 +281,41 @@ TEST_CASE("autoschedule: an update runs one parallel loop, outermost", "[autosch
                 REQUIRE(got(i, j, k) == in(i, j, k) + in(i + 1, j, k) + in(i + 2, j, k));
             }
 }
+
+TEST_CASE("autoschedule: a channel mix is register-blocked across its output channels",
+          "[autoschedule]") {
+    // A 1x1 convolution: out(x, y, c) = sum over k of in(x, y, k) * w(k, c).
+    // The operand read along x, in(x, y, k), leaves out c, not y: blocks of
+    // x by c reuse each vector of it for every channel of the block (blocks
+    // of x by y loaded the whole input once per output channel). 42
+    // channels: the last block of 4 shifts inwards.
+    const int W = 61, H = 37, K = 16, C = 42;
+    Buffer<float> in(W, H, K), w(K, C);
+    for (int k = 0; k < K; k++)
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) in(x, y, k) = float((x + 2 * y + 3 * k) % 11) - 5.0f;
+    for (int c = 0; c < C; c++)
+        for (int k = 0; k < K; k++) w(k, c) = float((k * 7 + c * 5) % 9) * 0.25f - 1.0f;
+    Var x("x"), y("y"), c("c");
+    RDom r(0, K, "r");
+    Func mix("mix"), out("out");
+    mix(x, y, c) = 0.0f;
+    mix(x, y, c) += in(x, y, r) * w(r, c);
+    out(x, y, c) = max(mix(x, y, c), 0.0f);
+    Pipeline p(out);
+    AutoSchedulerResults result =
+        p.apply_autoscheduler({W, H, C}, get_jit_target_from_environment());
+    INFO(result.schedule_source);
+    CHECK(has(result.schedule_source, "mix.compute_at(out, x)"));
+    CHECK(has(result.schedule_source, ".split(c, c, ci, 4)"));
+    CHECK(loom_test::schedule_round_trip_problem(p) == "");
+    Buffer<float> got = p.realize({W, H, C});
+    for (int k = 0; k < C; k++)
+        for (int j = 0; j < H; j++)
+            for (int i = 0; i < W; i++) {
+                float s = 0;
+                for (int q = 0; q < K; q++) s += in(i, j, q) * w(q, k);
+                INFO("x " << i << " y " << j << " c " << k);
+                REQUIRE(std::fabs(got(i, j, k) - std::max(s, 0.0f)) <= 1e-4f);
+            }
+}
