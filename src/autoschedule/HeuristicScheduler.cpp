@@ -216,21 +216,8 @@ class Heuristic {
         // weighted sum of an image over a window (a blur, nl_means) reads
         // one operand at every coordinate and gains nothing from it.
         bool shared_operands = true;
-        for (const Expr &v : u.values)
-            visit_all(v, [&](const IRNode *n) {
-                if (n->node_type != IRNodeType::Call) return;
-                const auto *call = static_cast<const Call *>(n);
-                if ((call->call_type != Call::Image && call->call_type != Call::Loom) ||
-                    call->name == f.func.name())
-                    return;
-                size_t used = 0;
-                for (const std::string &a : f.func.args()) {
-                    bool uses = false;
-                    for (const Expr &e : call->args) uses |= expr_uses_var(e, a);
-                    used += uses;
-                }
-                if (used == f.func.args().size()) shared_operands = false;
-            });
+        for (const std::set<size_t> &dims : operand_dims(f.func))
+            shared_operands &= dims.size() < f.func.args().size();
         const FuncInfo &c = fi(f.consumers[0]);
         return shared_operands && c.is_output && !c.has_updates && !c.user_scheduled &&
                c.func.args().size() == f.func.args().size();
@@ -692,29 +679,33 @@ class Heuristic {
         }
     }
 
-    /** The first dimension after x that no operand read along x uses (1
-     * where y qualifies, or where none does). */
-    int tile_partner(const FuncInfo &prod) const {
-        const Definition &u = prod.func.updates()[0];
-        const std::vector<std::string> &pa = prod.func.args();
-        std::set<size_t> used;
-        for (const Expr &v : u.values)
+    /** Per operand of f's first update (each read of an image or of
+     * another Func), the dimensions of f whose Vars its coordinates use. */
+    static std::vector<std::set<size_t>> operand_dims(const Function &f) {
+        std::vector<std::set<size_t>> out;
+        for (const Expr &v : f.updates()[0].values)
             visit_all(v, [&](const IRNode *n) {
                 if (n->node_type != IRNodeType::Call) return;
                 const auto *call = static_cast<const Call *>(n);
                 if ((call->call_type != Call::Image && call->call_type != Call::Loom) ||
-                    call->name == prod.func.name())
+                    call->name == f.name())
                     return;
-                auto uses = [&](const std::string &var) {
+                std::set<size_t> dims;
+                for (size_t j = 0; j < f.args().size(); j++)
                     for (const Expr &e : call->args)
-                        if (expr_uses_var(e, var)) return true;
-                    return false;
-                };
-                if (!uses(pa[0])) return;
-                for (size_t j = 1; j < pa.size(); j++)
-                    if (uses(pa[j])) used.insert(j);
+                        if (expr_uses_var(e, f.args()[j])) dims.insert(j);
+                out.push_back(dims);
             });
-        for (size_t j = 1; j < pa.size(); j++)
+        return out;
+    }
+
+    /** The first dimension after x that no operand read along x uses (1
+     * where y qualifies, or where none does). */
+    int tile_partner(const FuncInfo &prod) const {
+        std::set<size_t> used;
+        for (const std::set<size_t> &dims : operand_dims(prod.func))
+            if (dims.count(0)) used.insert(dims.begin(), dims.end());
+        for (size_t j = 1; j < prod.func.args().size(); j++)
             if (!used.count(j)) return int(j);
         return 1;
     }
