@@ -125,6 +125,16 @@ class Heuristic {
         return guess;
     }
 
+    /** Dimension i's length to plan with: an unknown one counts as 64 (an
+     * image's, or a data-dependent one's). */
+    static int planned_length(const std::vector<int> &sizes, size_t i) {
+        return i < sizes.size() && sizes[i] >= 0 ? sizes[i] : 64;
+    }
+    /** Under 8 long (colour channels, a 2x2 mosaic's sites). */
+    static bool is_small(const std::vector<int> &sizes, size_t i) {
+        return planned_length(sizes, i) < 8;
+    }
+
     /** A root's strip dimension: its longest outer one (the rows of an
      * image, not its stack of 32 disparities), the outermost of equals; one
      * of unknown size counts as 64 long (an image's, or a data-dependent
@@ -132,10 +142,11 @@ class Heuristic {
     int strip_dimension(const std::string &root) const {
         std::vector<int> guess = guessed_sizes(root);
         size_t dims = fi(root).func.args().size();
-        auto length = [&](size_t i) { return i < guess.size() && guess[i] >= 0 ? guess[i] : 64; };
         int strip = -1;
         for (size_t i = dims; i-- > 1;)
-            if (length(i) >= 8 && (strip < 0 || length(i) > length(size_t(strip)))) strip = int(i);
+            if (!is_small(guess, i) &&
+                (strip < 0 || planned_length(guess, i) > planned_length(guess, size_t(strip))))
+                strip = int(i);
         return strip;
     }
 
@@ -337,12 +348,11 @@ class Heuristic {
         Var x(args[0]);
 
         int strip_dim = strip_dimension(g.root);
-        auto length = [&](size_t i) { return extent(i) < 0 ? 64 : extent(i); };
         // Small dimensions (channels) go inside the strip loop, shared by
         // one row, and the other outer ones inside them.
         std::vector<Var> small, others;
         for (size_t i = args.size(); i-- > 1;)
-            if (int(i) != strip_dim) (length(i) < 8 ? small : others).emplace_back(args[i]);
+            if (int(i) != strip_dim) (is_small(guess, i) ? small : others).emplace_back(args[i]);
         if (strip_dim >= 0) {
             std::vector<VarOrRVar> order{x};
             for (auto s = small.rbegin(); s != small.rend(); ++s) order.push_back(*s);
@@ -578,8 +588,7 @@ class Heuristic {
         std::vector<VarOrRVar> outer;
         for (size_t i = 1; i < args.size(); i++) {
             if (std::find(loops.begin(), loops.end(), args[i]) == loops.end()) continue;
-            bool small = i < guess.size() && guess[i] >= 0 && guess[i] < 8;
-            (small ? order : outer).push_back(Var(args[i]));
+            (is_small(guess, i) ? order : outer).push_back(Var(args[i]));
         }
         for (const ReductionVariable &rv : u.rvars) order.emplace_back(rv.var, true);
         order.insert(order.end(), outer.begin(), outer.end());
