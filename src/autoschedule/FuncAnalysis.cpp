@@ -46,11 +46,57 @@ bool scaled_var(Expr e) {
     return false;
 }
 
-/** The access of one call argument, given the caller's loop variables. */
-Access arg_access(const Expr &arg, int *max_offset) {
+/** How far RVars of constant bounds reach from 0 (the larger of |min| and
+ * |max|), by name. */
+using Reach = std::map<std::string, int64_t>;
+
+/** Is e one Var (not an RVar of reach) plus RVars of reach and constants
+ * (x + r.x - 1: a window read by a reduction)? Its largest offset goes to
+ * *offset. */
+bool var_plus_window(const Expr &e, const Reach &reach, int64_t *offset) {
+    std::vector<std::pair<Expr, bool>> terms{{e, true}}; // term, added
+    int vars = 0;
+    int64_t total = 0;
+    while (!terms.empty()) {
+        auto [t, plus] = terms.back();
+        terms.pop_back();
+        if (const auto *a = t.as<Add>()) {
+            terms.push_back({a->a, plus});
+            terms.push_back({a->b, plus});
+        } else if (const auto *s = t.as<Sub>()) {
+            terms.push_back({s->a, plus});
+            terms.push_back({s->b, !plus});
+        } else if (auto k = as_const_int(t)) {
+            total += plus ? *k : -*k;
+        } else if (const auto *v = t.as<Variable>()) {
+            auto r = reach.find(v->name);
+            if (r != reach.end()) {
+                *offset += r->second;
+            } else {
+                if (!plus) return false;
+                vars++;
+            }
+        } else {
+            return false;
+        }
+    }
+    *offset += std::llabs(total);
+    return vars == 1;
+}
+
+/** The access of one call argument, given the caller's loop variables and
+ * the reach of its RVars. */
+Access arg_access(const Expr &arg, const Reach &reach, int *max_offset) {
     if (is_const(arg)) return Access::Pointwise;
     int64_t offset = 0;
-    if (!var_plus_const(arg, &offset)) return scaled_var(arg) ? Access::Scaled : Access::Other;
+    if (!var_plus_const(arg, &offset)) {
+        offset = 0;
+        if (var_plus_window(arg, reach, &offset)) {
+            *max_offset = std::max(*max_offset, int(std::min<int64_t>(offset, 1 << 20)));
+            return Access::Stencil;
+        }
+        return scaled_var(arg) ? Access::Scaled : Access::Other;
+    }
     *max_offset = std::max(*max_offset, int(std::llabs(offset)));
     return offset == 0 ? Access::Pointwise : Access::Stencil;
 }
@@ -109,6 +155,7 @@ PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
     for (const Function &f : funcs_in_order) {
         FuncInfo &self = info.funcs.at(f.name());
         std::map<std::string, std::map<size_t, std::set<int64_t>>> constants_read;
+        Reach reach; // of the definition being scanned
         auto scan = [&](const Expr &e) {
             visit_all(e, [&](const IRNode *n) {
                 {
@@ -143,7 +190,7 @@ PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
                 callee.dim_offset.resize(std::max(callee.dim_offset.size(), c->args.size()), 0);
                 for (size_t i = 0; i < c->args.size(); i++) {
                     int offset = 0;
-                    callee.access = worse(callee.access, arg_access(c->args[i], &offset));
+                    callee.access = worse(callee.access, arg_access(c->args[i], reach, &offset));
                     // A Var of the caller in another position reads across
                     // (a transpose): not a point-for-point read.
                     if (const auto *v = c->args[i].as<Variable>()) {
@@ -172,6 +219,12 @@ PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
             });
         };
         auto scan_def = [&](const Definition &d, bool update) {
+            reach.clear();
+            for (const ReductionVariable &rv : d.rvars) {
+                auto lo = as_const_int(rv.min), ext = as_const_int(rv.extent);
+                if (lo && ext && *ext > 0)
+                    reach[rv.var] = std::max(std::llabs(*lo), std::llabs(*lo + *ext - 1));
+            }
             for (const Expr &v : d.values) scan(v);
             for (const Expr &a : d.args)
                 if (update) scan(a);

@@ -6,12 +6,19 @@
 //  - cheap Funcs and Funcs read only at the point being computed are inlined
 //    (unless a consumer with more dimensions, such as the channels of an RGB
 //    output, or reads at several constant channels, would recompute them);
-//  - Funcs read at constant offsets (stencils) or scaled coordinates (2 * x,
-//    y / 2) are computed per strip of rows of the Func that consumes them
-//    ("groups": one root Func and its strip members), vectorized along their
+//  - Funcs read at constant offsets (stencils, also x plus a window's RVar)
+//    or scaled coordinates (2 * x, y / 2) are computed per strip of rows of
+//    the Func that consumes them ("groups": one root Func and its strip
+//    members), vectorized along their
 //    innermost dimension; so are cheap Funcs that gather from a computed
 //    Func when a stencil reads them, and Funcs with updates (scans, window
 //    sums) whose one consumer is a root and whose strips need no more;
+//  - Funcs a window sum reads per offset of its window (nl_means' patch
+//    distances at (x, y, window.x, window.y)) are computed per offset, at
+//    the window's loops outside the sum's rows, with what feeds only them;
+//  - small dimensions whose formulas differ (select(c < 3, ...)) are
+//    bounded to their region and unrolled, so what the channels share is
+//    computed once;
 //  - transposes are computed at root in square tiles;
 //  - everything else (histograms, data-dependent reads, Funcs read by
 //    several groups) is computed at root and heads its own group;
@@ -42,6 +49,7 @@
 #include "autoschedule/HeuristicScheduler.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <thread>
@@ -55,6 +63,7 @@
 #include "ir/IRUtil.h"
 #include "loom/Func.h"
 #include "loom/Pipeline.h"
+#include "lower/InlineFunctions.h"
 
 namespace loom {
 namespace Internal {
@@ -74,12 +83,19 @@ struct Group {
 class Heuristic {
     const PipelineInfo &info_;
     const HeuristicOptions &opts_;
-    std::map<std::string, std::vector<int>> sizes_;     // known extents of outputs
-    std::map<std::string, std::vector<int>> estimates_; // inferred extents, -1 unknown
-    std::map<std::string, std::string> placement_;      // Func -> "inline", "root" or group root
+    std::map<std::string, std::vector<int>> sizes_;    // known extents of outputs
+    std::map<std::string, EstimatedRegion> estimates_; // inferred regions
+    std::map<std::string, std::string> placement_;     // Func -> "inline", "root" or group root
     std::vector<std::string> left_alone_;
     std::set<std::string> sliding_;     // members stored per strip, computed per row
     std::set<std::string> taken_names_; // Func names in use (rfactor's intermediates are new)
+    /** Funcs computed per offset of a window sum: at the RVar `rvar` of
+     * `consumer`'s update (find_offset_chains). */
+    struct OffsetLevel {
+        std::string consumer, rvar;
+    };
+    std::map<std::string, OffsetLevel> per_offset_;
+    std::map<std::string, std::set<std::string>> offset_rvars_; // window sum -> its window's RVars
 
     const FuncInfo &fi(const std::string &n) const { return info_.funcs.at(n); }
 
@@ -118,7 +134,7 @@ class Heuristic {
             }
         auto est = estimates_.find(name);
         if (est == estimates_.end()) return fallback;
-        std::vector<int> guess = est->second;
+        std::vector<int> guess = est->second.extent;
         guess.resize(dims, -1);
         for (size_t i = 0; i < dims; i++)
             if (guess[i] < 0 && i < fallback.size()) guess[i] = fallback[i];
@@ -241,6 +257,201 @@ class Heuristic {
         for (const std::string &p : fi(name).producers)
             if (placement_.at(p) == "inline" && touches_images(p)) return true;
         return false;
+    }
+
+    /** Each call in e of a Func not placed inline, looking through the
+     * Funcs that are (their definitions at the call's coordinates). */
+    void calls_in(const Expr &e, const std::function<void(const Call *)> &found,
+                  int depth = 0) const {
+        visit_all(e, [&](const IRNode *n) {
+            if (n->node_type != IRNodeType::Call) return;
+            const auto *c = static_cast<const Call *>(n);
+            if (c->call_type != Call::Loom || !c->func.defined() ||
+                !info_.funcs.count(c->func.name()))
+                return;
+            if (placement_.at(c->func.name()) == "inline" && depth < 16)
+                calls_in(inline_call(c->func, c->args, c->value_index), found, depth + 1);
+            else
+                found(c);
+        });
+    }
+
+    /** The Funcs not placed inline whose definitions read name, directly or
+     * through inlined Funcs. */
+    std::set<std::string> stored_consumers(const std::string &name) const {
+        std::set<std::string> out;
+        for (const std::string &c : fi(name).consumers) {
+            if (placement_.at(c) != "inline") {
+                out.insert(c);
+                continue;
+            }
+            std::set<std::string> up = stored_consumers(c);
+            out.insert(up.begin(), up.end());
+        }
+        return out;
+    }
+
+    /** The small dimensions of a Func that its definitions compare
+     * (select(c < 3, ...): channels computed by different formulas), each
+     * with a known region of at most 4. Bounded to that region and
+     * unrolled, each channel's formula folds and what the channels share
+     * (a weight) is computed once. */
+    std::vector<size_t> unrolled_channels(const std::string &name) const {
+        std::vector<size_t> out;
+        auto est = estimates_.find(name);
+        if (est == estimates_.end()) return out;
+        const Function &f = fi(name).func;
+        std::vector<Expr> values = f.definition().values;
+        for (const Definition &u : f.updates())
+            values.insert(values.end(), u.values.begin(), u.values.end());
+        for (size_t i = 1; i < f.args().size() && i < est->second.extent.size(); i++) {
+            int e = est->second.extent[i];
+            if (e < 1 || e > 4) continue;
+            const std::string &v = f.args()[i];
+            bool compared = false;
+            auto either = [&](const auto *op) {
+                compared |= expr_uses_var(op->a, v) || expr_uses_var(op->b, v);
+            };
+            for (const Expr &value : values)
+                visit_all(value, [&](const IRNode *n) {
+                    switch (n->node_type) {
+                    case IRNodeType::EQ:
+                        either(static_cast<const EQ *>(n));
+                        break;
+                    case IRNodeType::NE:
+                        either(static_cast<const NE *>(n));
+                        break;
+                    case IRNodeType::LT:
+                        either(static_cast<const LT *>(n));
+                        break;
+                    case IRNodeType::LE:
+                        either(static_cast<const LE *>(n));
+                        break;
+                    case IRNodeType::GT:
+                        either(static_cast<const GT *>(n));
+                        break;
+                    case IRNodeType::GE:
+                        either(static_cast<const GE *>(n));
+                        break;
+                    default:
+                        break;
+                    }
+                });
+            if (compared) out.push_back(i);
+        }
+        return out;
+    }
+
+    /** Bound f's dimensions dims to their estimated regions, for unrolling. */
+    void bound_to_estimate(Func f, const std::vector<size_t> &dims) const {
+        const EstimatedRegion &r = estimates_.at(f.name());
+        for (size_t i : dims) f.bound(Var(f.function().args()[i]), r.min[i], r.extent[i]);
+    }
+
+    /** A window sum (nl_means' weighted sum of w(x, y, window.x, window.y)
+     * times the image at the offset) reads Funcs per offset of its window:
+     * those are computed per offset, over the rows the sum's strip needs,
+     * at the window's loops (outside the sum's rows), rather than at root
+     * with a copy of the image per offset. What feeds only them and varies
+     * with the offset goes with them. */
+    void find_offset_chains() {
+        for (const std::string &w : info_.order) {
+            const FuncInfo &wi = fi(w);
+            if (wi.user_scheduled || wi.func.updates().size() != 1 || wi.func.args().empty() ||
+                placement_.at(w) == "inline" || per_offset_.count(w) || is_matrix_product(wi))
+                continue;
+            const Definition &u = wi.func.updates()[0];
+            std::vector<std::string> loops = initial_loops(u, true, wi.func.args());
+            if (std::find(loops.begin(), loops.end(), wi.func.args()[0]) == loops.end()) continue;
+            bool scan = false;
+            for (const ReductionVariable &rv : u.rvars)
+                for (const Expr &a : u.args) scan |= expr_uses_var(a, rv.var);
+            if (scan) continue;
+            // Per Func of the chain, its dimensions that follow the offset.
+            std::map<std::string, std::set<std::string>> offset_vars;
+            std::set<std::string> used;
+            bool ok = true;
+            for (const Expr &v : u.values)
+                calls_in(v, [&](const Call *c) {
+                    const std::string &p = c->func.name();
+                    if (p == w) return;
+                    std::set<std::string> dims;
+                    for (size_t i = 0; i < c->args.size(); i++)
+                        for (const ReductionVariable &rv : u.rvars) {
+                            int64_t offset = 0;
+                            if (!var_plus_const(c->args[i], &offset) ||
+                                !expr_uses_var(c->args[i], rv.var))
+                                continue;
+                            ok &= i > 0; // rows per offset, not a column each
+                            used.insert(rv.var);
+                            dims.insert(c->func.args()[i]);
+                        }
+                    if (dims.empty()) return;
+                    // Each offset's region must grow with the sum's rows
+                    // and columns (weights per column and tap of a resize
+                    // are computed once, at root).
+                    for (size_t i = 0; i < wi.func.args().size(); i++) {
+                        bool read = false;
+                        for (const Expr &a : c->args) read |= expr_uses_var(a, wi.func.args()[i]);
+                        ok &= read || is_small(guessed_sizes(w), i);
+                    }
+                    const FuncInfo &pi = fi(p);
+                    ok &= !pi.is_output && !pi.user_scheduled &&
+                          stored_consumers(p) == std::set<std::string>{w};
+                    offset_vars[p].insert(dims.begin(), dims.end());
+                });
+            if (!ok || offset_vars.empty()) continue;
+            // Producers read only by the chain, at its offset coordinates.
+            for (bool grew = true; grew;) {
+                grew = false;
+                for (const std::string &q : info_.order) {
+                    const FuncInfo &qi = fi(q);
+                    if (q == w || offset_vars.count(q) || qi.is_output || qi.user_scheduled ||
+                        placement_.at(q) == "inline" || qi.func.args().empty())
+                        continue;
+                    std::set<std::string> users = stored_consumers(q);
+                    bool only_chain = !users.empty();
+                    for (const std::string &c : users) only_chain &= offset_vars.count(c) > 0;
+                    if (!only_chain) continue;
+                    std::set<std::string> dims;
+                    bool follows = true;
+                    for (const std::string &c : users) {
+                        const Function &cf = fi(c).func;
+                        std::vector<Expr> values = cf.definition().values;
+                        for (const Definition &d : cf.updates())
+                            values.insert(values.end(), d.values.begin(), d.values.end());
+                        for (const Expr &v : values)
+                            calls_in(v, [&](const Call *call) {
+                                if (call->func.name() != q) return;
+                                bool any = false;
+                                for (size_t i = 0; i < call->args.size(); i++) {
+                                    int64_t offset = 0;
+                                    if (!var_plus_const(call->args[i], &offset) ||
+                                        !expr_uses_vars(call->args[i], offset_vars[c]))
+                                        continue;
+                                    any = true;
+                                    dims.insert(qi.func.args()[i]);
+                                }
+                                follows &= any;
+                            });
+                    }
+                    if (!follows || dims.empty()) continue;
+                    offset_vars[q] = dims;
+                    grew = true;
+                }
+            }
+            // What was to be computed per strip of the chain goes with it.
+            for (const auto &[name, where] : placement_)
+                ok &= !offset_vars.count(where) || offset_vars.count(name);
+            if (!ok) continue;
+            // The window's loops keep their order; the chain goes at the
+            // innermost of those it follows.
+            std::string innermost;
+            for (const ReductionVariable &rv : u.rvars)
+                if (innermost.empty() && used.count(rv.var)) innermost = rv.var;
+            for (const auto &kv : offset_vars) per_offset_[kv.first] = OffsetLevel{w, innermost};
+            offset_rvars_[w] = used;
+        }
     }
 
     /** Decide inline / root / member, consumers first. */
@@ -367,11 +578,12 @@ class Heuristic {
         int row_bytes = 0;
         for (const std::string &m : g.members)
             row_bytes += std::max(1, extent(0) > 0 ? extent(0) : 1024) * fi(m).max_bits / 8;
+        int rows = 1;
         if (strip_dim >= 0) {
             Var s(args[size_t(strip_dim)]);
             int h = extent(size_t(strip_dim));
             int tasks = std::max(1, opts_.parallelism) * 4;
-            int rows = h > 0 ? h / tasks : 16;
+            rows = h > 0 ? h / tasks : 16;
             rows = std::min(std::max(rows, 1), 64);
             if (!g.members.empty()) {
                 rows = std::max(rows, 8);
@@ -463,29 +675,7 @@ class Heuristic {
                 mf.compute_at(f, strip_outer);
             else
                 mf.compute_root();
-            const FuncInfo &mi = fi(m);
-            int mvw = vector_width(mi);
-            // A member that reads only other Funcs rounds its region up to
-            // whole vectors: its producers are computed over what it needs,
-            // so nothing outside a buffer is read, and bounds inference stays
-            // cheap along long chains of vectorized stages (with shifted or
-            // guarded tails it grows several-fold per stage today).
-            TailStrategy tail = mi.has_updates       ? TailStrategy::GuardWithIf
-                                : !touches_images(m) ? TailStrategy::RoundUp
-                                : known(0) >= mvw    ? TailStrategy::ShiftInwards
-                                                     : TailStrategy::GuardWithIf;
-            if (mvw > 1 && !mi.func.args().empty()) mf.vectorize(Var(mi.func.args()[0]), mvw, tail);
-            // Its updates (a scan per strip) vectorized the same way.
-            for (size_t k = 0; mvw > 1 && k < mi.func.updates().size(); k++) {
-                std::vector<std::string> loops =
-                    initial_loops(mi.func.updates()[k], true, mi.func.args());
-                Var mx(mi.func.args()[0]);
-                if (std::find(loops.begin(), loops.end(), mx.name()) == loops.end()) continue;
-                Stage st = mf.update(int(k));
-                if (!columns_inside_scan(st, mi.func, k, mx, nullptr))
-                    offsets_outside_rows(st, mi, k);
-                st.vectorize(mx, mvw, TailStrategy::GuardWithIf);
-            }
+            schedule_member_loops(m, known(0));
         }
         // Updates: vectorize and parallelize their pure loops as the pure stage.
         for (size_t k = 0; k < function.updates().size(); k++) {
@@ -499,17 +689,35 @@ class Heuristic {
                 // The parallel loop outermost: one parallel loop, not one
                 // per coordinate of the dimensions outside it.
                 const std::string &strip = args[size_t(strip_dim)];
-                if (loops.back() != strip) {
-                    const Definition &u = function.updates()[k];
-                    std::vector<VarOrRVar> order;
-                    for (const std::string &l : loops)
-                        if (l != strip) order.push_back(loop_of(u, l));
-                    order.push_back(Var(strip));
-                    st.reorder(order);
+                // Funcs computed per offset of the window (find_offset_chains)
+                // have the window's loops outside the other loops, and
+                // outside a strip's rows: each offset's Funcs are computed
+                // for the strip (their vertical halo once per strip).
+                auto chain = offset_rvars_.find(function.name());
+                auto in_window = [&](const std::string &l) {
+                    return chain != offset_rvars_.end() && chain->second.count(l) > 0;
+                };
+                const Definition &u = function.updates()[k];
+                std::vector<VarOrRVar> order;
+                for (const std::string &l : loops)
+                    if (l != strip && !in_window(l)) order.push_back(loop_of(u, l));
+                Var parallel_loop(strip);
+                if (chain != offset_rvars_.end() && rows > 1) {
+                    Var so(fresh(function, strip + "o")), si(fresh(function, strip + "i"));
+                    st.split(Var(strip), so, si, rows, TailStrategy::GuardWithIf);
+                    order.push_back(si);
+                    parallel_loop = so;
                 }
+                for (const std::string &l : loops)
+                    if (in_window(l)) order.push_back(loop_of(u, l));
+                order.push_back(parallel_loop);
+                bool same = order.size() == loops.size();
+                for (size_t i = 0; same && i < order.size(); i++)
+                    same &= order[i].name() == loops[i];
+                if (!same) st.reorder(order);
                 if (vw > 1 && has(args[0]) && (w < 0 || w >= vw))
                     st.vectorize(x, vw, TailStrategy::GuardWithIf);
-                st.parallel(Var(strip));
+                st.parallel(parallel_loop);
                 continue;
             }
             // The rows are an RVar (a scan down the columns): parallel over
@@ -547,6 +755,52 @@ class Heuristic {
         }
     }
 
+    /** The loops of a Func computed inside another's (a strip member, or
+     * per offset of a window): vectorized along x (known_width: the
+     * root's known width, -1 if none), its channels unrolled where their
+     * formulas differ, its updates with their windows outside the rows. */
+    void schedule_member_loops(const std::string &m, int known_width) {
+        const FuncInfo &mi = fi(m);
+        Func mf(mi.func);
+        int mvw = vector_width(mi);
+        if (mi.func.args().empty()) return;
+        Var mx(mi.func.args()[0]);
+        std::vector<size_t> unrolled = unrolled_channels(m);
+        bound_to_estimate(mf, unrolled);
+        if (!unrolled.empty()) {
+            std::vector<VarOrRVar> order;
+            for (size_t i : unrolled) order.push_back(Var(mi.func.args()[i]));
+            for (size_t i = 0; i < mi.func.args().size(); i++)
+                if (std::find(unrolled.begin(), unrolled.end(), i) == unrolled.end())
+                    order.push_back(Var(mi.func.args()[i]));
+            mf.reorder(order);
+        }
+        // A member that reads only other Funcs rounds its region up to
+        // whole vectors: its producers are computed over what it needs,
+        // so nothing outside a buffer is read, and bounds inference stays
+        // cheap along long chains of vectorized stages (with shifted or
+        // guarded tails it grows several-fold per stage today).
+        TailStrategy tail = mi.has_updates       ? TailStrategy::GuardWithIf
+                            : !touches_images(m) ? TailStrategy::RoundUp
+                            : known_width >= mvw ? TailStrategy::ShiftInwards
+                                                 : TailStrategy::GuardWithIf;
+        if (mvw > 1) mf.vectorize(mx, mvw, tail);
+        for (size_t i : unrolled) mf.unroll(Var(mi.func.args()[i]));
+        // Its updates (a scan per strip) vectorized the same way.
+        for (size_t k = 0; k < mi.func.updates().size(); k++) {
+            std::vector<std::string> loops =
+                initial_loops(mi.func.updates()[k], true, mi.func.args());
+            if (std::find(loops.begin(), loops.end(), mx.name()) == loops.end()) continue;
+            Stage st = mf.update(int(k));
+            if (!columns_inside_scan(st, mi.func, k, mx, nullptr))
+                offsets_outside_rows(st, mi, k, unrolled);
+            if (mvw > 1) st.vectorize(mx, mvw, TailStrategy::GuardWithIf);
+            for (size_t i : unrolled)
+                if (std::find(loops.begin(), loops.end(), mi.func.args()[i]) != loops.end())
+                    st.unroll(Var(mi.func.args()[i]));
+        }
+    }
+
     /** The loop of update u named l, as a Var or an RVar. */
     static VarOrRVar loop_of(const Definition &u, const std::string &l) {
         bool rvar = false;
@@ -577,21 +831,35 @@ class Heuristic {
     /** A sum over a window computed per strip: per row, the window's
      * offsets outside the vector loop along the row (each offset reads a
      * dense run of the row, edges clamped only at its ends) and the small
-     * dimensions (channels) inside, rather than every vector walking the
-     * whole window at scattered addresses. */
-    void offsets_outside_rows(Stage st, const FuncInfo &m, size_t k) const {
+     * dimensions (channels) inside (the unrolled ones innermost), rather
+     * than every vector walking the whole window at scattered addresses.
+     * Where Funcs are computed per offset of the window (offset_rvars_),
+     * those offsets go outside the rows as well. */
+    void offsets_outside_rows(Stage st, const FuncInfo &m, size_t k,
+                              const std::vector<size_t> &unrolled) const {
         const Definition &u = m.func.updates()[k];
         const std::vector<std::string> &args = m.func.args();
         std::vector<std::string> loops = initial_loops(u, true, args);
         std::vector<int> guess = guessed_sizes(m.func.name());
-        std::vector<VarOrRVar> order{Var(args[0])};
-        std::vector<VarOrRVar> outer;
+        auto has = [&](const std::string &l) {
+            return std::find(loops.begin(), loops.end(), l) != loops.end();
+        };
+        std::vector<VarOrRVar> order;
+        for (size_t i : unrolled)
+            if (has(args[i])) order.push_back(Var(args[i]));
+        order.push_back(Var(args[0]));
+        std::vector<VarOrRVar> outer, window;
         for (size_t i = 1; i < args.size(); i++) {
-            if (std::find(loops.begin(), loops.end(), args[i]) == loops.end()) continue;
+            if (!has(args[i]) || std::find(unrolled.begin(), unrolled.end(), i) != unrolled.end())
+                continue;
             (is_small(guess, i) ? order : outer).push_back(Var(args[i]));
         }
-        for (const ReductionVariable &rv : u.rvars) order.emplace_back(rv.var, true);
+        auto chain = offset_rvars_.find(m.func.name());
+        for (const ReductionVariable &rv : u.rvars)
+            (chain != offset_rvars_.end() && chain->second.count(rv.var) ? window : order)
+                .emplace_back(rv.var, true);
         order.insert(order.end(), outer.begin(), outer.end());
+        order.insert(order.end(), window.begin(), window.end());
         if (order.size() == loops.size()) st.reorder(order);
     }
 
@@ -802,11 +1070,12 @@ public:
     Heuristic(const PipelineInfo &info, const HeuristicOptions &opts,
               const std::map<std::string, std::vector<int>> &output_sizes)
         : info_(info), opts_(opts), sizes_(output_sizes),
-          estimates_(estimate_extents(info, output_sizes)),
+          estimates_(estimate_regions(info, output_sizes)),
           taken_names_(info.order.begin(), info.order.end()) {}
 
     std::vector<std::string> run() {
         place();
+        if (!opts_.gpu) find_offset_chains();
         // Matrix products first: they schedule their consumer too.
         std::set<std::string> done;
         for (const std::string &n : info_.order) {
@@ -820,8 +1089,10 @@ public:
         std::map<std::string, Group> groups;
         for (const std::string &n : info_.order) {
             const std::string &p = placement_.at(n);
-            if (fi(n).user_scheduled || done.count(n)) continue;
-            if (p == "root") {
+            if (fi(n).user_scheduled || done.count(n) || per_offset_.count(n)) continue;
+            if (p == "root" || (p != "inline" && done.count(p))) {
+                // (A member of a matrix product's output, which is tiled
+                // for the product, is computed at root.)
                 groups[n].root = n;
             } else if (p != "inline") {
                 groups[p].root = p;
@@ -837,6 +1108,10 @@ public:
                 schedule_group_gpu(it->second);
             else
                 schedule_group(it->second);
+        }
+        for (const auto &[name, level] : per_offset_) {
+            Func(fi(name).func).compute_at(Func(fi(level.consumer).func), RVar(level.rvar));
+            schedule_member_loops(name, -1);
         }
         return left_alone_;
     }

@@ -59,8 +59,8 @@ bool rvar_interval(const ReductionVariable &rv, Interval *out) {
 
 } // namespace
 
-std::map<std::string, std::vector<int>>
-estimate_extents(const PipelineInfo &info,
+std::map<std::string, EstimatedRegion>
+estimate_regions(const PipelineInfo &info,
                  const std::map<std::string, std::vector<int>> &output_sizes) {
     std::map<std::string, ConstBox> regions;
     for (const auto &[name, sizes] : output_sizes) {
@@ -108,13 +108,17 @@ estimate_extents(const PipelineInfo &info,
         }
         for (const std::string &n : pushed) scope.pop(n);
     }
-    std::map<std::string, std::vector<int>> out;
+    std::map<std::string, EstimatedRegion> out;
     for (const auto &[name, b] : regions) {
-        std::vector<int> ext(b.known.size(), -1);
-        for (size_t i = 0; i < ext.size(); i++)
-            if (b.known_at(i) && b.max[i] - b.min[i] < INT_MAX)
-                ext[i] = int(b.max[i] - b.min[i] + 1);
-        out[name] = ext;
+        EstimatedRegion &r = out[name];
+        r.min.assign(b.known.size(), 0);
+        r.extent.assign(b.known.size(), -1);
+        for (size_t i = 0; i < b.known.size(); i++)
+            if (b.known_at(i) && b.max[i] - b.min[i] < INT_MAX && b.min[i] >= INT_MIN &&
+                b.min[i] <= INT_MAX) {
+                r.min[i] = int(b.min[i]);
+                r.extent[i] = int(b.max[i] - b.min[i] + 1);
+            }
     }
     return out;
 }

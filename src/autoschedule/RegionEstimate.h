@@ -16,13 +16,19 @@
 namespace loom {
 namespace Internal {
 
-/** Extents per dimension of every Func, by interval arithmetic on the calls
+/** The region of a Func computed for the outputs: per dimension its first
+ * coordinate and its extent, extent -1 (and min 0) where unknown. */
+struct EstimatedRegion {
+    std::vector<int> min, extent;
+};
+
+/** The region of every Func, by interval arithmetic on the calls
  * (consumers first, outputs placed at 0 with the given sizes, reduction
- * domains with constant bounds walked whole); -1 where a dimension depends
- * on something unknown here (an input's size, a Param, a data-dependent
- * index). A Func no output reaches gets no entry. */
-std::map<std::string, std::vector<int>>
-estimate_extents(const PipelineInfo &info,
+ * domains with constant bounds walked whole); unknown where a dimension
+ * depends on something unknown here (an input's size, a Param, a
+ * data-dependent index). A Func no output reaches gets no entry. */
+std::map<std::string, EstimatedRegion>
+estimate_regions(const PipelineInfo &info,
                  const std::map<std::string, std::vector<int>> &output_sizes);
 
 } // namespace Internal
