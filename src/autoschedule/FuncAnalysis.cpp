@@ -157,8 +157,19 @@ PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
         std::map<std::string, std::map<size_t, std::set<int64_t>>> constants_read;
         Reach reach; // of the definition being scanned
         auto scan = [&](const Expr &e) {
+            // Coordinates are computed once per vector, not per lane: an
+            // 8-bit filter with 32-bit coordinates is vectorized 32 wide
+            // on AVX2, not 8.
+            std::set<const IRNode *> coordinates;
             visit_all(e, [&](const IRNode *n) {
-                {
+                if (n->node_type != IRNodeType::Call) return;
+                const auto *c = static_cast<const Call *>(n);
+                if (c->call_type == Call::Image || c->call_type == Call::Loom)
+                    for (const Expr &a : c->args)
+                        visit_all(a, [&](const IRNode *m) { coordinates.insert(m); });
+            });
+            visit_all(e, [&](const IRNode *n) {
+                if (!coordinates.count(n)) {
                     const auto *t = static_cast<const BaseExprNode *>(n);
                     Type ty = t->type;
                     if (!ty.is_bool() && !ty.is_handle() && ty.bits() > self.max_bits)

@@ -319,3 +319,43 @@ TEST_CASE("autoschedule: a channel mix is register-blocked across its output cha
                 REQUIRE(std::fabs(got(i, j, k) - std::max(s, 0.0f)) <= 1e-4f);
             }
 }
+
+TEST_CASE("autoschedule: 8-bit stages are vectorized by their values' width, not their "
+          "coordinates'",
+          "[autoschedule]") {
+    // A max filter on 8-bit pixels computes its coordinates (y + 1, a
+    // clamp) in 32 bits, once per vector: counted as the stage's width,
+    // they made its vectors a quarter as wide as the target's.
+    const int W = 301, H = 67;
+    Buffer<uint8_t> in(W, H);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) in(x, y) = uint8_t((x * 37 + y * 11) % 256);
+    Var x("x"), y("y");
+    Func clamped = BoundaryConditions::repeat_edge(in);
+    Func vmax("vmax"), out("out");
+    vmax(x, y) = max(clamped(x, y - 1), clamped(x, y), clamped(x, y + 1));
+    out(x, y) = cast<int32_t>(vmax(x - 1, y)) + cast<int32_t>(vmax(x + 1, y)) * 2;
+    Pipeline p(out);
+    AutoSchedulerResults r = p.apply_autoscheduler({W, H}, get_jit_target_from_environment());
+    INFO(r.schedule_source);
+    auto lanes = [&](const std::string &func) {
+        size_t at = r.schedule_source.find(func + ".");
+        REQUIRE(at != std::string::npos);
+        size_t split = r.schedule_source.find("x_vi, ", at);
+        REQUIRE(split != std::string::npos);
+        return std::stoi(r.schedule_source.substr(split + 6));
+    };
+    CHECK(lanes("vmax") == 4 * lanes("out"));
+    CHECK(loom_test::schedule_round_trip_problem(p) == "");
+
+    auto at = [&](int i, int j) {
+        return int(in(std::min(std::max(i, 0), W - 1), std::min(std::max(j, 0), H - 1)));
+    };
+    auto vm = [&](int i, int j) { return std::max({at(i, j - 1), at(i, j), at(i, j + 1)}); };
+    Buffer<int32_t> got = p.realize({W, H});
+    for (int j = 0; j < H; j++)
+        for (int i = 0; i < W; i++) {
+            INFO("x " << i << " y " << j);
+            REQUIRE(got(i, j) == vm(i - 1, j) + vm(i + 1, j) * 2);
+        }
+}
