@@ -128,6 +128,23 @@ bool var_plus_const(const Expr &e, int64_t *offset) {
     return false;
 }
 
+bool follows_own_var(const Expr &arg, const std::string &own, const std::set<std::string> &rvars) {
+    bool uses_own = false, other = false;
+    visit_all(arg, [&](const IRNode *n) {
+        if (n->node_type == IRNodeType::Call) {
+            const auto *c = static_cast<const Call *>(n);
+            other |= c->call_type == Call::Image || c->call_type == Call::Loom;
+        } else if (n->node_type == IRNodeType::Variable) {
+            const auto *v = static_cast<const Variable *>(n);
+            if (v->name == own)
+                uses_own = true;
+            else
+                other |= !rvars.count(v->name) && !v->param.defined() && !v->image.defined();
+        }
+    });
+    return uses_own && !other;
+}
+
 bool is_user_scheduled(const Function &f) {
     const FuncSchedule &s = f.schedule();
     if (!s.compute_level.is_inlined() || s.store_level_set || s.memory_type != MemoryType::Auto ||

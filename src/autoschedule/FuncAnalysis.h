@@ -65,6 +65,12 @@ PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
  * constant goes to *offset. */
 bool var_plus_const(const Expr &e, int64_t *offset);
 
+/** Does arg follow the caller's Var own alone, with RVars (rvars), Params
+ * and constants, through any arithmetic (a resize's floor((y + 0.5) /
+ * scale) + tap, a clamp of y)? A strip of the caller's rows then reads a
+ * strip of the callee's. */
+bool follows_own_var(const Expr &arg, const std::string &own, const std::set<std::string> &rvars);
+
 /** Has the user scheduled f in any way (placement, loops, storage)? */
 bool is_user_scheduled(const Function &f);
 

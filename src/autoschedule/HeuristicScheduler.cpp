@@ -176,32 +176,46 @@ class Heuristic {
         return out;
     }
 
-    /** Can a Func with updates be computed per strip of root, its only
-     * consumer, without computing more than the strip needs? Every call
-     * must read it at the root's Vars plus constants, and never index a
-     * scanned dimension by the strip's Var (each strip would then redo the
-     * whole scan). */
+    /** Can a Func with updates be computed per strip of root, read only by
+     * root or by one of root's strip members, without computing more than
+     * the strip needs? Every call must read it at the reader's Vars plus
+     * constants, or (in a dimension it does not scan) at coordinates that
+     * follow the reader's own Var there (a resize's taps around
+     * floor(y / scale)), and never index a scanned dimension by the strip's
+     * Var (each strip would then redo the whole scan). */
     bool updates_fit_strips(const std::string &name, const std::string &root) const {
         const FuncInfo &r = fi(root);
         const FuncInfo &p = fi(name);
-        if (r.has_updates || r.user_scheduled || p.consumers.size() != 1 || p.consumers[0] != root)
-            return false;
+        if (r.has_updates || r.user_scheduled || p.consumers.size() != 1) return false;
+        const std::string &reader = p.consumers[0];
+        if (reader != root && placement_.at(reader) != root) return false;
+        const FuncInfo &c = fi(reader);
         int strip = strip_dimension(root);
-        if (strip < 0) return false;
-        const std::string &strip_var = r.func.args()[size_t(strip)];
+        if (strip < 0 || c.user_scheduled || c.func.args().size() <= size_t(strip)) return false;
+        const std::string &strip_var = c.func.args()[size_t(strip)];
         std::set<size_t> scanned = scanned_dimensions(p.func);
         bool ok = true;
-        for (const Expr &v : r.func.definition().values)
+        auto check = [&](const Expr &v, const std::set<std::string> &rvars) {
             visit_all(v, [&](const IRNode *n) {
                 if (n->node_type != IRNodeType::Call) return;
-                const auto *c = static_cast<const Call *>(n);
-                if (c->call_type != Call::Loom || c->name != name) return;
-                for (size_t i = 0; i < c->args.size(); i++) {
+                const auto *call = static_cast<const Call *>(n);
+                if (call->call_type != Call::Loom || call->name != name) return;
+                for (size_t i = 0; i < call->args.size(); i++) {
+                    const Expr &a = call->args[i];
                     int64_t offset = 0;
-                    if (!is_const(c->args[i]) && !var_plus_const(c->args[i], &offset)) ok = false;
-                    if (scanned.count(i) && expr_uses_var(c->args[i], strip_var)) ok = false;
+                    bool follows = !scanned.count(i) && i < c.func.args().size() &&
+                                   follows_own_var(a, c.func.args()[i], rvars);
+                    if (!is_const(a) && !var_plus_const(a, &offset) && !follows) ok = false;
+                    if (scanned.count(i) && expr_uses_var(a, strip_var)) ok = false;
                 }
             });
+        };
+        for (const Expr &v : c.func.definition().values) check(v, {});
+        for (const Definition &u : c.func.updates()) {
+            std::set<std::string> rvars;
+            for (const ReductionVariable &rv : u.rvars) rvars.insert(rv.var);
+            for (const Expr &v : u.values) check(v, rvars);
+        }
         return ok;
     }
 
