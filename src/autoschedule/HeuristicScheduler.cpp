@@ -9,10 +9,10 @@
 //  - Funcs read at constant offsets (stencils, also x plus a window's RVar)
 //    or scaled coordinates (2 * x, y / 2) are computed per strip of rows of
 //    the Func that consumes them ("groups": one root Func and its strip
-//    members), vectorized along their
-//    innermost dimension; so are cheap Funcs that gather from a computed
-//    Func when a stencil reads them, and Funcs with updates (scans, window
-//    sums) whose one consumer is a root and whose strips need no more;
+//    members), vectorized along their innermost dimension; so are cheap
+//    Funcs that gather from a computed Func when a stencil reads them, and
+//    Funcs with updates (scans, window sums, a resize's passes) read by a
+//    root or its member, where their strips need no more;
 //  - Funcs a window sum reads per offset of its window (nl_means' patch
 //    distances at (x, y, window.x, window.y)) are computed per offset, at
 //    the window's loops outside the sum's rows, with what feeds only them;
