@@ -305,6 +305,14 @@ class Heuristic {
         return out;
     }
 
+    /** The values of f's pure definition and of its updates. */
+    static std::vector<Expr> all_values(const Function &f) {
+        std::vector<Expr> values = f.definition().values;
+        for (const Definition &u : f.updates())
+            values.insert(values.end(), u.values.begin(), u.values.end());
+        return values;
+    }
+
     /** The small dimensions of a Func that its definitions compare
      * (select(c < 3, ...): channels computed by different formulas), each
      * with a known region of at most 4. Bounded to that region and
@@ -315,41 +323,17 @@ class Heuristic {
         auto est = estimates_.find(name);
         if (est == estimates_.end()) return out;
         const Function &f = fi(name).func;
-        std::vector<Expr> values = f.definition().values;
-        for (const Definition &u : f.updates())
-            values.insert(values.end(), u.values.begin(), u.values.end());
+        std::vector<Expr> values = all_values(f);
         for (size_t i = 1; i < f.args().size() && i < est->second.extent.size(); i++) {
             int e = est->second.extent[i];
             if (e < 1 || e > 4) continue;
             const std::string &v = f.args()[i];
+            // A boolean of v (a comparison, or logic over comparisons).
             bool compared = false;
-            auto either = [&](const auto *op) {
-                compared |= expr_uses_var(op->a, v) || expr_uses_var(op->b, v);
-            };
             for (const Expr &value : values)
                 visit_all(value, [&](const IRNode *n) {
-                    switch (n->node_type) {
-                    case IRNodeType::EQ:
-                        either(static_cast<const EQ *>(n));
-                        break;
-                    case IRNodeType::NE:
-                        either(static_cast<const NE *>(n));
-                        break;
-                    case IRNodeType::LT:
-                        either(static_cast<const LT *>(n));
-                        break;
-                    case IRNodeType::LE:
-                        either(static_cast<const LE *>(n));
-                        break;
-                    case IRNodeType::GT:
-                        either(static_cast<const GT *>(n));
-                        break;
-                    case IRNodeType::GE:
-                        either(static_cast<const GE *>(n));
-                        break;
-                    default:
-                        break;
-                    }
+                    const auto *node = static_cast<const BaseExprNode *>(n);
+                    if (!compared && node->type.is_bool()) compared = expr_uses_var(Expr(node), v);
                 });
             if (compared) out.push_back(i);
         }
@@ -430,11 +414,7 @@ class Heuristic {
                     std::set<std::string> dims;
                     bool follows = true;
                     for (const std::string &c : users) {
-                        const Function &cf = fi(c).func;
-                        std::vector<Expr> values = cf.definition().values;
-                        for (const Definition &d : cf.updates())
-                            values.insert(values.end(), d.values.begin(), d.values.end());
-                        for (const Expr &v : values)
+                        for (const Expr &v : all_values(fi(c).func))
                             calls_in(v, [&](const Call *call) {
                                 if (call->func.name() != q) return;
                                 bool any = false;
