@@ -174,9 +174,15 @@ PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
         std::map<std::string, std::map<size_t, std::set<int64_t>>> constants_read;
         Reach reach; // of the definition being scanned
         auto scan = [&](const Expr &e) {
-            // Coordinates are computed once per vector, not per lane: an
-            // 8-bit filter with 32-bit coordinates is vectorized 32 wide
-            // on AVX2, not 8.
+            // Coordinates (the arguments of loads and Func calls) are index
+            // arithmetic, not work done per value, and are computed once
+            // per vector, not per lane: a clamped load (a boundary
+            // condition) costs one, and an 8-bit filter with 32-bit
+            // coordinates is vectorized 32 wide on AVX2, not 8. The
+            // arguments of other calls (pow, strict_float around a whole
+            // formula) are work: discounting them made a pow() table look
+            // cheap, and it was inlined (camera_pipe's curve: pow per
+            // pixel).
             std::set<const IRNode *> coordinates;
             visit_all(e, [&](const IRNode *n) {
                 if (n->node_type != IRNodeType::Call) return;
@@ -191,18 +197,10 @@ PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
                     Type ty = t->type;
                     if (!ty.is_bool() && !ty.is_handle() && ty.bits() > self.max_bits)
                         self.max_bits = ty.bits();
+                    self.cost++;
                 }
-                self.cost++;
                 if (n->node_type != IRNodeType::Call) return;
                 const auto *c = static_cast<const Call *>(n);
-                // Index arithmetic is not work done per value: a clamped
-                // load (a boundary condition) costs one. The arguments of
-                // other calls (pow, strict_float around a whole formula) are
-                // work: discounting them made a pow() table look cheap, and
-                // it was inlined (camera_pipe's curve: pow per pixel).
-                if (c->call_type == Call::Image || c->call_type == Call::Loom)
-                    for (const Expr &a : c->args)
-                        visit_all(a, [&](const IRNode *) { self.cost--; });
                 if (c->call_type == Call::Image) self.reads_images = true;
                 if (c->call_type == Call::Image || c->call_type == Call::Loom) self.calls++;
                 if (c->call_type != Call::Loom || !c->func.defined() || c->func.same_as(f)) return;

@@ -365,6 +365,7 @@ class Heuristic {
             for (const ReductionVariable &rv : u.rvars)
                 for (const Expr &a : u.args) scan |= expr_uses_var(a, rv.var);
             if (scan) continue;
+            const std::vector<int> sum_sizes = guessed_sizes(w);
             // Per Func of the chain, its dimensions that follow the offset.
             std::map<std::string, std::set<std::string>> offset_vars;
             std::set<std::string> used;
@@ -391,7 +392,7 @@ class Heuristic {
                     for (size_t i = 0; i < wi.func.args().size(); i++) {
                         bool read = false;
                         for (const Expr &a : c->args) read |= expr_uses_var(a, wi.func.args()[i]);
-                        ok &= read || is_small(guessed_sizes(w), i);
+                        ok &= read || is_small(sum_sizes, i);
                     }
                     const FuncInfo &pi = fi(p);
                     ok &= !pi.is_output && !pi.user_scheduled &&
