@@ -33,6 +33,8 @@ namespace {
 constexpr int64_t min_iterations = 4096;
 /** Iterations per chunk above which chunks get smaller than a quarter of a thread's share. */
 constexpr int64_t chunk_iterations = 256 * 1024;
+/** Iterations of a scatter's innermost RVar unrolled together. */
+constexpr int scatter_unroll = 4;
 
 int64_t const_extent(const ReductionVariable &rv) {
     Expr e = simplify(rv.extent);
@@ -192,6 +194,11 @@ bool rfactor_for_parallelism(Function f, int update, const RFactorChoice &c) {
     for (const VarOrRVar &v : order) names.push_back(v.name());
     if (names != initial) iu.reorder(order);
     if (!vec.empty()) vectorize_first(iu, vec, lanes);
+    // A scatter (a histogram's bins chosen by the data) runs serially along
+    // its innermost RVar: unrolled by a few, the next pixels' bin
+    // computations overlap the increments' latency.
+    if (vec.empty() && !lhs_is_fixed(u, f.args()) && !initial.empty() && initial[0] != chunk.name())
+        iu.unroll(order.front(), scatter_unroll, TailStrategy::GuardWithIf);
     iu.parallel(chunk);
 
     // The merge: f's first dimension innermost and vectorized.

@@ -74,6 +74,9 @@ namespace {
  * is recomputed at each use (a boundary condition, a cast, a wrapper of a
  * Buffer) rather than stored, whatever its access pattern. */
 constexpr int cheap_cost = 3;
+/** Cost up to which a pointwise Func read by each of a few unrolled
+ * channels is recomputed per channel rather than stored as a plane. */
+constexpr int max_cost_per_channel = 32;
 
 struct Group {
     std::string root;
@@ -340,6 +343,43 @@ class Heuristic {
         return out;
     }
 
+    /** Is every consumer of name with more dimensions than it computing
+     * those as channels unrolled together (root_channels, or a member's
+     * unrolled_channels), and name cheap enough to compute once per
+     * channel rather than store a plane of it (hist's luma, read by the
+     * RGB output's three formulas)? */
+    bool recomputed_per_channel(const std::string &name) const {
+        const FuncInfo &f = fi(name);
+        if (f.cost > max_cost_per_channel) return false;
+        for (const std::string &c : f.consumers) {
+            const FuncInfo &ci = fi(c);
+            size_t extra = ci.func.args().size() > f.func.args().size()
+                               ? ci.func.args().size() - f.func.args().size()
+                               : 0;
+            if (extra == 0) continue;
+            auto p = placement_.find(c);
+            if (p == placement_.end() || p->second == "inline") return false;
+            size_t channels =
+                p->second == "root" ? root_channels(c).size() : unrolled_channels(c).size();
+            if (channels < extra) return false;
+        }
+        return true;
+    }
+
+    /** The channels of a root that each vector of its x computes together
+     * (unrolled_channels of a root without updates, small and not its
+     * strip dimension). */
+    std::vector<size_t> root_channels(const std::string &root) const {
+        std::vector<size_t> out;
+        const FuncInfo &rf = fi(root);
+        if (rf.has_updates || rf.user_scheduled || rf.reads_transposed) return out;
+        std::vector<int> guess = guessed_sizes(root);
+        int strip = strip_dimension(root);
+        for (size_t i : unrolled_channels(root))
+            if (int(i) != strip && is_small(guess, i) && guess[i] >= 2) out.push_back(i);
+        return out;
+    }
+
     /** Bound f's dimensions dims to their estimated regions, for unrolling. */
     void bound_to_estimate(Func f, const std::vector<size_t> &dims) const {
         const EstimatedRegion &r = estimates_.at(f.name());
@@ -516,9 +556,9 @@ class Heuristic {
             // Reads at a few constant channels recompute a few operations
             // each: cheaper than a store and a load, unless the Func costs
             // more than that.
-            bool reused =
-                (f.reused_across_dims || (f.reread_at_constants && f.cost > 2 * cheap_cost)) &&
-                !cheap;
+            bool reused = ((f.reused_across_dims && !recomputed_per_channel(*it)) ||
+                           (f.reread_at_constants && f.cost > 2 * cheap_cost)) &&
+                          !cheap;
             if (cheap || (a == Access::Pointwise && !reused)) {
                 placement_[*it] = "inline";
                 continue;
@@ -636,6 +676,14 @@ class Heuristic {
             f.reorder(order).vectorize(xv).unroll(t);
         } else if (vw > 1 && (w < 0 || w >= vw)) {
             f.vectorize(x, vw, x_tail);
+        }
+        // Channels with their own formulas: each vector of x computes all
+        // of them, unrolled, so what they share (a luma, inlined) is read
+        // from the cache rather than from a stored plane. Split by the
+        // estimate and guarded (not bound: an output may get more).
+        for (size_t i : root_channels(g.root)) {
+            Var ch(args[i]), co(fresh(function, args[i] + "o")), ci(fresh(function, args[i] + "i"));
+            f.split(ch, co, ci, extent(i), TailStrategy::GuardWithIf).reorder(ci, x).unroll(ci);
         }
         if (!have_strip && (w < 0 || w >= vw * 64)) {
             // One dimension: parallel chunks of whole vectors.

@@ -359,3 +359,52 @@ TEST_CASE("autoschedule: 8-bit stages are vectorized by their values' width, not
             REQUIRE(got(i, j) == vm(i - 1, j) + vm(i + 1, j) * 2);
         }
 }
+
+TEST_CASE("autoschedule: an output's channels with their own formulas are computed together",
+          "[autoschedule]") {
+    // Histogram equalization's last stage in small: a luma shared by three
+    // channel formulas chosen by mux(c, ...). With the channels outside x
+    // the luma was stored as a plane (read back per channel); now each
+    // vector of x computes the three channels unrolled, the luma inlined.
+    // The split is guarded, so more channels than planned stay correct.
+    const int W = 67, H = 45;
+    Buffer<uint8_t> in(W, H, 3);
+    for (int c = 0; c < 3; c++)
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) in(x, y, c) = uint8_t((x * 29 + y * 7 + c * 83) % 256);
+    Var x("x"), y("y"), c("c");
+    Func luma("luma"), out("out");
+    auto channel = [&](int k) { return cast<int32_t>(in(x, y, k)); };
+    Expr r = channel(0), g = channel(1), b = channel(2);
+    luma(x, y) = (77 * r + 150 * g + 29 * b + 128) >> 8;
+    Expr red = luma(x, y) + ((359 * (r - luma(x, y)) + 128) >> 8);
+    Expr green = luma(x, y) - ((88 * (b - luma(x, y)) + 128) >> 8);
+    Expr blue = luma(x, y) + ((454 * (b - luma(x, y)) + 128) >> 8);
+    out(x, y, c) = cast<uint8_t>(clamp(mux(c, {red, green, blue}), 0, 255));
+    Pipeline p(out);
+    AutoSchedulerResults res = p.apply_autoscheduler({W, H, 3}, get_jit_target_from_environment());
+    INFO(res.schedule_source);
+    CHECK(!has(res.schedule_source, "luma."));
+    CHECK(has(res.schedule_source, ".split(c, co, ci, 3, TailStrategy::GuardWithIf)"));
+    CHECK(has(res.schedule_source, ".unroll(ci)"));
+    CHECK(loom_test::schedule_round_trip_problem(p) == "");
+
+    auto want = [&](int i, int j, int k) {
+        int rr = in(i, j, 0), gg = in(i, j, 1), bb = in(i, j, 2);
+        int l = (77 * rr + 150 * gg + 29 * bb + 128) >> 8;
+        int v = k == 0   ? l + ((359 * (rr - l) + 128) >> 8)
+                : k == 1 ? l - ((88 * (bb - l) + 128) >> 8)
+                         : l + ((454 * (bb - l) + 128) >> 8);
+        return std::min(std::max(v, 0), 255);
+    };
+    // Four channels where three were planned: mux() repeats the last.
+    for (int channels : {3, 4}) {
+        Buffer<uint8_t> got = p.realize({W, H, channels});
+        for (int k = 0; k < channels; k++)
+            for (int j = 0; j < H; j++)
+                for (int i = 0; i < W; i++) {
+                    INFO("x " << i << " y " << j << " c " << k);
+                    REQUIRE(int(got(i, j, k)) == want(i, j, std::min(k, 2)));
+                }
+    }
+}
