@@ -308,6 +308,46 @@ class Heuristic {
         return out;
     }
 
+    /** Strip members whose region is the same for every strip (a table of
+     * weights per output column and tap, read by a resize's row pass) are
+     * computed once, at root: per strip they were recomputed whole. A
+     * Func's dimensions that follow the strip are those its readers in the
+     * group index with their own dimensions that follow it (the root's
+     * strip dimension, to begin with). */
+    void hoist_strip_invariant_members() {
+        std::map<std::string, std::set<size_t>> follows; // group Func -> its dims that follow
+        for (auto it = info_.order.rbegin(); it != info_.order.rend(); ++it) {
+            const std::string &p = placement_.at(*it);
+            const Function &f = fi(*it).func;
+            if (p == "inline" || fi(*it).user_scheduled) continue;
+            if (p == "root") {
+                int strip = strip_dimension(*it);
+                if (strip >= 0) follows[*it] = {size_t(strip)};
+                continue;
+            }
+            if (sliding_.count(*it) || per_offset_.count(*it) || !follows.count(p)) continue;
+            std::set<size_t> dims;
+            for (const auto &[q, qdims] : follows) {
+                if (q != p && placement_.at(q) != p) continue;
+                const Function &qf = fi(q).func;
+                std::vector<Expr> exprs = all_values(qf);
+                for (const Definition &u : qf.updates())
+                    exprs.insert(exprs.end(), u.args.begin(), u.args.end());
+                for (const Expr &e : exprs)
+                    calls_in(e, [&](const Call *c) {
+                        if (c->func.name() != *it) return;
+                        for (size_t i = 0; i < c->args.size(); i++)
+                            for (size_t j : qdims)
+                                if (expr_uses_var(c->args[i], qf.args()[j])) dims.insert(i);
+                    });
+            }
+            if (dims.empty() && !f.args().empty())
+                placement_[*it] = "root";
+            else
+                follows[*it] = dims;
+        }
+    }
+
     /** The values of f's pure definition and of its updates. */
     static std::vector<Expr> all_values(const Function &f) {
         std::vector<Expr> values = f.definition().values;
@@ -1119,6 +1159,7 @@ public:
     std::vector<std::string> run() {
         place();
         if (!opts_.gpu) find_offset_chains();
+        if (!opts_.gpu) hoist_strip_invariant_members();
         // Matrix products first: they schedule their consumer too.
         std::set<std::string> done;
         for (const std::string &n : info_.order) {

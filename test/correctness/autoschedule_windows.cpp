@@ -253,44 +253,69 @@ TEST_CASE("autoschedule: a sum read at coordinates that follow the reader's rows
     // vertical one at taps around floor((y + 0.5) / scale): not Vars plus
     // constants, yet a strip of output rows reads a strip of its rows. It
     // was computed at root, a whole image written and read back.
-    const int W = 53, H = 41, OW = 85, OH = 66, T = 4;
+    const int W = 53, H = 41, C = 2, OW = 85, OH = 66, T = 4;
     const float scale = 1.6f;
-    Buffer<float> in(W, H);
-    for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++) in(x, y) = float((x * 5 + y * 3) % 17);
-    Var x("x"), y("y");
+    Buffer<float> in(W, H, C);
+    for (int c = 0; c < C; c++)
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) in(x, y, c) = float((x * 5 + y * 3 + c * 7) % 17);
+    Var x("x"), y("y"), c("c");
     Param<float> s("s");
     s.set(scale);
     Func clamped = BoundaryConditions::repeat_edge(in);
     auto first = [&](Expr v) { return cast<int>(floor((cast<float>(v) + 0.5f) / s)) - 1; };
     RDom tap(0, T, "tap");
-    Func across("across"), down("down"), out("out");
-    across(x, y) = 0.0f;
-    across(x, y) += clamped(first(x) + tap, y) * (1.0f + cast<float>(tap));
-    down(x, y) = 0.0f;
-    down(x, y) += across(x, first(y) + tap) * (2.0f - cast<float>(tap) * 0.25f);
-    out(x, y) = down(x, y) * 0.5f;
+    // A table of weights per output column and tap (normalized over the
+    // taps), the same for every strip of rows: computed once, at root (per
+    // strip it was recomputed).
+    Var k("k");
+    Func weight("weight"), across("across"), down("down"), out("out");
+    auto distance = [&](Expr v, Expr t) {
+        return abs(cast<float>(first(v) + t) - (cast<float>(v) + 0.5f) / s);
+    };
+    Func raw("raw"), total("total");
+    raw(x, k) =
+        select(distance(x, k) < 1.0f, 2.0f - distance(x, k), 0.5f / (1.0f + distance(x, k)));
+    total(x) = 0.0f;
+    total(x) += raw(x, tap);
+    weight(x, k) = raw(x, k) / total(x);
+    across(x, y, c) = 0.0f;
+    across(x, y, c) += clamped(first(x) + tap, y, c) * weight(x, tap);
+    down(x, y, c) = 0.0f;
+    down(x, y, c) += across(x, first(y) + tap, c) * (2.0f - cast<float>(tap) * 0.25f);
+    out(x, y, c) = down(x, y, c) * 0.5f;
     Pipeline p(out);
-    AutoSchedulerResults r = p.apply_autoscheduler({OW, OH}, get_jit_target_from_environment());
+    AutoSchedulerResults r = p.apply_autoscheduler({OW, OH, C}, get_jit_target_from_environment());
     INFO(r.schedule_source);
     CHECK(has(r.schedule_source, "across.compute_at(out, yo)"));
+    CHECK(has(r.schedule_source, "weight.compute_root()"));
     CHECK(has(r.schedule_source, "down.compute_at(out, yo)"));
     CHECK(loom_test::schedule_round_trip_problem(p) == "");
 
     auto first_of = [&](int v) { return int(std::floor((float(v) + 0.5f) / scale)) - 1; };
-    auto across_at = [&](int i, int j) {
+    auto raw_at = [&](int i, int t) {
+        float d = std::fabs(float(first_of(i) + t) - (float(i) + 0.5f) / scale);
+        return d < 1.0f ? 2.0f - d : 0.5f / (1.0f + d);
+    };
+    auto weight_at = [&](int i, int t) {
+        float sum = 0;
+        for (int u = 0; u < T; u++) sum += raw_at(i, u);
+        return raw_at(i, t) / sum;
+    };
+    auto across_at = [&](int i, int j, int ch) {
         float a = 0;
         for (int t = 0; t < T; t++)
-            a += in(clamp_to(first_of(i) + t, W), clamp_to(j, H)) * (1.0f + float(t));
+            a += in(clamp_to(first_of(i) + t, W), clamp_to(j, H), ch) * weight_at(i, t);
         return a;
     };
-    Buffer<float> got = p.realize({OW, OH});
-    for (int j = 0; j < OH; j++)
-        for (int i = 0; i < OW; i++) {
-            float d = 0;
-            for (int t = 0; t < T; t++)
-                d += across_at(i, first_of(j) + t) * (2.0f - float(t) * 0.25f);
-            INFO("x " << i << " y " << j);
-            REQUIRE(std::fabs(got(i, j) - d * 0.5f) <= 1e-3f);
-        }
+    Buffer<float> got = p.realize({OW, OH, C});
+    for (int ch = 0; ch < C; ch++)
+        for (int j = 0; j < OH; j++)
+            for (int i = 0; i < OW; i++) {
+                float d = 0;
+                for (int t = 0; t < T; t++)
+                    d += across_at(i, first_of(j) + t, ch) * (2.0f - float(t) * 0.25f);
+                INFO("x " << i << " y " << j << " c " << ch);
+                REQUIRE(std::fabs(got(i, j, ch) - d * 0.5f) <= 1e-3f);
+            }
 }
