@@ -18,7 +18,10 @@
 //    the window's loops outside the sum's rows, with what feeds only them;
 //  - small dimensions whose formulas differ (select(c < 3, ...)) are
 //    bounded to their region and unrolled, so what the channels share is
-//    computed once;
+//    computed once (a root's are split by their planned count, guarded,
+//    and unrolled inside x; a cheap Func they share is then inlined);
+//  - strip members that have the same region in every strip (a table per
+//    column) are computed once, at root;
 //  - transposes are computed at root in square tiles;
 //  - everything else (histograms, data-dependent reads, Funcs read by
 //    several groups) is computed at root and heads its own group;
