@@ -411,11 +411,11 @@ class Heuristic {
 
     /** The channels of a root that each vector of its x computes together
      * (unrolled_channels of a root without updates, small and not its
-     * strip dimension). */
+     * strip dimension). None on a GPU, whose threads each compute one. */
     std::vector<size_t> root_channels(const std::string &root) const {
         std::vector<size_t> out;
         const FuncInfo &rf = fi(root);
-        if (rf.has_updates || rf.user_scheduled || rf.reads_transposed) return out;
+        if (opts_.gpu || rf.has_updates || rf.user_scheduled || rf.reads_transposed) return out;
         std::vector<int> guess = guessed_sizes(root);
         int strip = strip_dimension(root);
         for (size_t i : unrolled_channels(root))
