@@ -197,7 +197,7 @@ bool rfactor_for_parallelism(Function f, int update, const RFactorChoice &c) {
     // A scatter (a histogram's bins chosen by the data) runs serially along
     // its innermost RVar: unrolled by a few, the next pixels' bin
     // computations overlap the increments' latency.
-    if (vec.empty() && !lhs_is_fixed(u, f.args()) && !initial.empty() && initial[0] != chunk.name())
+    if (vec.empty() && !lhs_is_fixed(u, f.args()) && order.front().name() != chunk.name())
         iu.unroll(order.front(), scatter_unroll, TailStrategy::GuardWithIf);
     iu.parallel(chunk);
 

@@ -321,7 +321,6 @@ class Heuristic {
         std::map<std::string, std::set<size_t>> follows; // group Func -> its dims that follow
         for (auto it = info_.order.rbegin(); it != info_.order.rend(); ++it) {
             const std::string &p = placement_.at(*it);
-            const Function &f = fi(*it).func;
             if (p == "inline" || fi(*it).user_scheduled) continue;
             if (p == "root") {
                 int strip = strip_dimension(*it);
@@ -344,7 +343,7 @@ class Heuristic {
                                 if (expr_uses_var(c->args[i], qf.args()[j])) dims.insert(i);
                     });
             }
-            if (dims.empty() && !f.args().empty())
+            if (dims.empty() && !fi(*it).func.args().empty())
                 placement_[*it] = "root";
             else
                 follows[*it] = dims;
@@ -400,10 +399,9 @@ class Heuristic {
                                ? ci.func.args().size() - f.func.args().size()
                                : 0;
             if (extra == 0) continue;
-            auto p = placement_.find(c);
-            if (p == placement_.end() || p->second == "inline") return false;
-            size_t channels =
-                p->second == "root" ? root_channels(c).size() : unrolled_channels(c).size();
+            const std::string &p = placement_.at(c);
+            if (p == "inline") return false;
+            size_t channels = p == "root" ? root_channels(c).size() : unrolled_channels(c).size();
             if (channels < extra) return false;
         }
         return true;
