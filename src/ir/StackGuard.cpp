@@ -187,6 +187,31 @@ bool on_deep_stack() {
     return deep_stack_thread;
 }
 
+namespace {
+
+/** Hands step to w, which starts it at once. */
+void start_step(Worker *w, const std::function<void()> &step) {
+    std::lock_guard<std::mutex> lock(w->mutex);
+    w->step = &step;
+    w->done = false;
+    w->wake.notify_all();
+}
+
+/** Waits for w's step, returns w to the pool and what the step threw. */
+std::exception_ptr finish_step(Worker *w) {
+    std::exception_ptr error;
+    {
+        std::unique_lock<std::mutex> lock(w->mutex);
+        w->wake.wait(lock, [&] { return w->done; });
+        error = w->error;
+        w->error = nullptr;
+    }
+    return_worker(w);
+    return error;
+}
+
+} // namespace
+
 void run_on_deep_stack(const std::function<void()> &step) {
     if (deep_stack_thread) {
         step();
@@ -198,17 +223,37 @@ void run_on_deep_stack(const std::function<void()> &step) {
         step();
         return;
     }
-    std::exception_ptr error;
-    {
-        std::unique_lock<std::mutex> lock(w->mutex);
-        w->step = &step;
-        w->done = false;
-        w->wake.notify_all();
-        w->wake.wait(lock, [&] { return w->done; });
-        error = w->error;
-        w->error = nullptr;
+    start_step(w, step);
+    if (std::exception_ptr error = finish_step(w)) std::rethrow_exception(error);
+}
+
+void run_on_deep_stacks_at_once(const std::vector<std::function<void()>> &steps) {
+    if (steps.empty()) return;
+    // Every step but the first on a worker of its own; the first here (on a
+    // deep stack too), so that the caller's thread works rather than waits.
+    std::vector<Worker *> started;
+    std::vector<size_t> here{0};
+    for (size_t i = 1; i < steps.size(); i++) {
+        Worker *w = take_worker();
+        if (w) {
+            start_step(w, steps[i]);
+            started.push_back(w);
+        } else {
+            here.push_back(i);
+        }
     }
-    return_worker(w);
+    std::exception_ptr error;
+    try {
+        run_on_deep_stack([&] {
+            for (size_t i : here) steps[i]();
+        });
+    } catch (...) {
+        error = std::current_exception();
+    }
+    for (Worker *w : started) {
+        std::exception_ptr e = finish_step(w);
+        if (!error) error = e;
+    }
     if (error) std::rethrow_exception(error);
 }
 

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "loom/Error.h"
 
@@ -43,6 +44,11 @@ inline void check_stack() {
  * caller is not visible to the step. The threads are kept for later steps
  * (a hand-over costs a few microseconds; starting one, a hundred). */
 void run_on_deep_stack(const std::function<void()> &step);
+
+/** Runs the steps at the same time, each on a deep stack (the first on
+ * this thread when it is one), waits for all and rethrows the first
+ * exception any threw. Steps must not share unsynchronized state. */
+void run_on_deep_stacks_at_once(const std::vector<std::function<void()>> &steps);
 
 /** Runs `step` here and, when the stack guard stops it, again on a deep
  * stack: for steps that change nothing until they finish and are usually

@@ -26,7 +26,8 @@
 #include "ir/StackGuard.h"
 #include "jit/CSourceJIT.h"
 #include "jit/ExternSymbols.h"
-#include "jit/OptNoneSplit.h"
+#include "jit/ModuleSplit.h"
+#include "jit/ParallelCompile.h"
 
 namespace loom {
 namespace Internal {
@@ -64,6 +65,9 @@ struct Engine {
     // The same target without optimization, for optnone functions; made on
     // first use.
     std::unique_ptr<llvm::TargetMachine> unoptimized_machine;
+    // More of the same target, one per further thread of a compile in
+    // parts (ParallelCompile.h); made on first use.
+    std::vector<std::unique_ptr<llvm::TargetMachine>> part_machines;
     std::unique_ptr<llvm::orc::LLJIT> jit;
     uint64_t modules_added = 0;
 };
@@ -118,6 +122,7 @@ struct JITModule::State {
     ArgvFunction argv = nullptr;
     MetadataFunction metadata = nullptr;
     std::string assembly;
+    int parts = 1;
     std::shared_ptr<void> c_library; // the C-source JIT's shared object (LOOM_JIT_BACKEND=c)
 
     ~State() {
@@ -184,37 +189,64 @@ JITModule JITModule::compile_on_this_stack(const LoweredFunc &f, const Target &t
     }
     timer.phase("verify");
     check_extern_symbols(*module, f.name);
-    optimize_module(*module, *engine.target_machine);
-    timer.phase("optimize");
-
-    if (want_assembly) {
-        llvm::raw_string_ostream os(state->assembly);
-        module->print(os, nullptr);
-    }
     state->engine = &engine;
-
     std::string dylib_name = f.name + "#" + std::to_string(engine.modules_added++);
     auto dylib = engine.jit->createJITDylib(dylib_name);
     if (!dylib)
         internal_error("could not create a JITDylib: " << llvm_error_text(dylib.takeError()));
     state->dylib = &*dylib;
-    if (std::unique_ptr<llvm::Module> optnone = split_off_optnone_functions(*module)) {
+    auto add_object = [&](llvm::SmallVector<char, 0> object, const std::string &part) {
+        auto buffer = std::make_unique<llvm::SmallVectorMemoryBuffer>(
+            std::move(object), dylib_name + "." + part, false);
+        if (auto err = engine.jit->addObjectFile(*state->dylib, std::move(buffer))) {
+            internal_error("could not add the " << part << " part of " << f.name << " to the JIT: "
+                                                << llvm_error_text(std::move(err)));
+        }
+    };
+    auto add_optnone_part = [&] {
+        std::unique_ptr<llvm::Module> optnone = split_off_optnone_functions(*module);
+        if (!optnone) return;
         if (!engine.unoptimized_machine) {
             engine.unoptimized_machine = make_target_machine(target);
             engine.unoptimized_machine->setOptLevel(llvm::CodeGenOptLevel::None);
         }
-        auto object = std::make_unique<llvm::SmallVectorMemoryBuffer>(
-            emit_object_file(*optnone, *engine.unoptimized_machine), dylib_name + ".optnone",
-            false);
-        if (auto err = engine.jit->addObjectFile(*state->dylib, std::move(object))) {
-            internal_error("could not add the optnone functions of "
-                           << f.name << " to the JIT: " << llvm_error_text(std::move(err)));
+        add_object(emit_object_file(*optnone, *engine.unoptimized_machine), "optnone");
+    };
+
+    if (want_assembly) {
+        optimize_module(*module, *engine.target_machine);
+        timer.phase("optimize");
+        llvm::raw_string_ostream os(state->assembly);
+        module->print(os, nullptr);
+    } else {
+        add_optnone_part();
+        CompileThreads threads(max_compile_threads());
+        std::vector<llvm::TargetMachine *> machines{engine.target_machine.get()};
+        for (int i = 1; i < threads.count(); i++) {
+            if (engine.part_machines.size() < size_t(i))
+                engine.part_machines.push_back(make_target_machine(target));
+            machines.push_back(engine.part_machines[size_t(i - 1)].get());
+        }
+        std::vector<llvm::SmallVector<char, 0>> parts = compile_in_parts(*module, machines);
+        if (!parts.empty()) {
+            timer.phase("optimize and machine code, in parts");
+            for (size_t i = 0; i < parts.size(); i++)
+                add_object(std::move(parts[i]), "part" + std::to_string(i));
+            state->parts = int(parts.size());
+            module.reset();
+        } else {
+            optimize_module(*module, *engine.target_machine);
+            timer.phase("optimize");
         }
     }
-    if (auto err = engine.jit->addIRModule(
-            *state->dylib, llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
-        internal_error("could not add module "
-                       << f.name << " to the JIT: " << llvm_error_text(std::move(err)));
+    if (module) {
+        add_optnone_part();
+        if (auto err = engine.jit->addIRModule(
+                *state->dylib,
+                llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
+            internal_error("could not add module "
+                           << f.name << " to the JIT: " << llvm_error_text(std::move(err)));
+        }
     }
     auto symbol = engine.jit->lookup(*state->dylib, f.name + "_argv");
     if (!symbol) {
@@ -244,6 +276,15 @@ JITModule::ArgvFunction JITModule::argv_function() const {
 JITModule::MetadataFunction JITModule::metadata_function() const {
     internal_assert(state, "metadata_function() of an undefined JITModule");
     return state->metadata;
+}
+
+int JITModule::parts() const {
+    internal_assert(state, "parts() of an undefined JITModule");
+    return state->parts;
+}
+
+int JITModule::compile_threads() {
+    return max_compile_threads();
 }
 
 const std::string &JITModule::llvm_assembly() const {

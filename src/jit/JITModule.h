@@ -32,6 +32,12 @@ public:
     MetadataFunction metadata_function() const;
     /** The optimized LLVM IR of the module, as text (see compile()). */
     const std::string &llvm_assembly() const;
+    /** How many parts LLVM optimized and compiled at once (1: the module
+     * was compiled whole; see src/jit/ParallelCompile.h). */
+    int parts() const;
+    /** The threads one compile may use (one per core, or
+     * LOOM_COMPILE_THREADS). */
+    static int compile_threads();
 
 private:
     static JITModule assembly_only(const LoweredFunc &f, const Target &target);

@@ -9,6 +9,8 @@
 #include <exception>
 #include <functional>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "Loom.h"
 #include "analysis/Simplify.h"
@@ -96,4 +98,37 @@ TEST_CASE("stack guard: exceptions cross back from the deep-stack thread", "[uni
     CHECK_THROWS_WITH(run_on_deep_stack([] { throw CompileError("from the deep stack"); }),
                       "from the deep stack");
     CHECK_THROWS_AS(run_on_deep_stack([] { throw RuntimeError("runtime"); }), RuntimeError);
+}
+
+TEST_CASE("stack guard: steps run at once, each on a deep stack of its own",
+          "[unit][stack_guard]") {
+    Expr e = deep_sum(50000);
+    std::vector<Expr> simplified(3);
+    std::vector<std::thread::id> threads(3);
+    std::vector<std::function<void()>> steps;
+    for (size_t i = 0; i < 3; i++) {
+        steps.push_back([&, i] {
+            CHECK(on_deep_stack());
+            threads[i] = std::this_thread::get_id();
+            simplified[i] = simplify(e);
+        });
+    }
+    std::exception_ptr error =
+        run_with_stack(512 * 1024, [&] { run_on_deep_stacks_at_once(steps); });
+    CHECK_FALSE(error);
+    for (const Expr &s : simplified) CHECK(s.defined());
+    CHECK(threads[0] != threads[1]);
+    CHECK(threads[1] != threads[2]);
+    CHECK(threads[0] != threads[2]);
+}
+
+TEST_CASE("stack guard: the first exception of steps run at once crosses back",
+          "[unit][stack_guard]") {
+    int finished = 0;
+    std::vector<std::function<void()>> steps{[] { throw CompileError("first step"); },
+                                             [&] { finished++; },
+                                             [] { throw RuntimeError("third step"); }};
+    CHECK_THROWS_WITH(run_on_deep_stacks_at_once(steps), "first step");
+    // Every step ran to its end before the call returned.
+    CHECK(finished == 1);
 }

@@ -258,10 +258,15 @@ llvm::Function *CodeGen_LLVM::define_body_function(const LoweredFunc &f) {
     // and field reads, allocations, and calls of the outlined parts. It runs
     // once per call, and LLVM's code generation without optimization is
     // linear in its size, the optimizing one is not (the JIT compiles optnone
-    // functions with an unoptimizing target machine, src/jit/OptNoneSplit.h:
+    // functions with an unoptimizing target machine, src/jit/ModuleSplit.h:
     // 2000 outputs in 10 s instead of 30, 2000 chained stages in 6 s, not 7).
-    if (outline_loop_nests) function->addFnAttr(llvm::Attribute::OptimizeNone);
-    codegen_region(f.body);
+    if (outline_loop_nests) {
+        function->addFnAttr(llvm::Attribute::OptimizeNone);
+        codegen_region(f.body);
+    } else {
+        PiecesScope pieces(*this, f.body);
+        codegen_region(f.body);
+    }
     pop_embedded_buffers(f);
     entry_arguments.clear();
     if (!builder->GetInsertBlock()->getTerminator())

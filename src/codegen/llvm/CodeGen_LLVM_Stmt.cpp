@@ -87,6 +87,13 @@ void CodeGen_LLVM::visit(const For *op) {
         codegen_outlined_loop(op);
         return;
     }
+    if (is_piece(op)) {
+        std::map<const For *, LoopCodeSize> sizes;
+        sizes.swap(loop_sizes); // nothing inside is split again
+        codegen_outlined_loop(op);
+        sizes.swap(loop_sizes);
+        return;
+    }
     // Vectorized/Unrolled loops are normally expanded by lowering; any that
     // reach here run serially.
     llvm::Value *min = codegen(op->min);

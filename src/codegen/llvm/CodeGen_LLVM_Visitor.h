@@ -27,6 +27,14 @@
 namespace loom {
 namespace Internal {
 
+/** IR nodes of a loop, and of the largest loop inside it; does it read or
+ * write a buffer of constant size allocated outside it (which may live in
+ * registers, but not once passed to another function)? */
+struct LoopCodeSize {
+    size_t nodes = 0, largest_inner = 0;
+    bool uses_outer_small_buffer = false;
+};
+
 class CodeGen_LLVM : public CodeGenVisitor<llvm::Value *> {
 public:
     CodeGen_LLVM(const Target &target, llvm::LLVMContext &context, llvm::TargetMachine &tm);
@@ -162,6 +170,24 @@ private:
     int loop_depth = 0;
     /** Are top-level serial loop nests outlined (a function with many)? */
     bool outline_loop_nests = false;
+
+    // ---- A large function in pieces (CodeGen_LLVM_Pieces.cpp) ----
+    /** The loops of the function being generated, measured; empty when it
+     * is not split into pieces. */
+    std::map<const For *, LoopCodeSize> loop_sizes;
+    /** Is op a piece: a loop that gets a function of its own? */
+    bool is_piece(const For *op) const;
+    /** While alive: the loops of `body` (of a task or the entry function)
+     * measured, and pieces outlined when body is large. */
+    class PiecesScope {
+    public:
+        PiecesScope(CodeGen_LLVM &cg, const Stmt &body);
+        ~PiecesScope();
+
+    private:
+        CodeGen_LLVM &cg;
+        std::map<const For *, LoopCodeSize> saved;
+    };
 
     // ---- Buffer fields read where used (CodeGen_LLVM_Rematerialize.cpp) ----
     /** Lets of the entry function generated again at each use (undefined:

@@ -1,4 +1,4 @@
-#include "jit/OptNoneSplit.h"
+#include "jit/ModuleSplit.h"
 
 #include <set>
 
@@ -11,13 +11,8 @@
 namespace loom {
 namespace Internal {
 
-std::unique_ptr<llvm::Module> split_off_optnone_functions(llvm::Module &m) {
-    std::set<const llvm::Function *> optnone;
-    for (llvm::Function &f : m)
-        if (!f.isDeclaration() && f.hasFnAttribute(llvm::Attribute::OptimizeNone))
-            optnone.insert(&f);
-    if (optnone.empty()) return nullptr;
-
+std::unique_ptr<llvm::Module> split_off_functions(llvm::Module &m,
+                                                  const std::set<const llvm::Function *> &moved) {
     // Anything either part may define and the other use is named and
     // external; constants are simply defined in both.
     auto share = [](llvm::GlobalValue &gv) {
@@ -34,16 +29,25 @@ std::unique_ptr<llvm::Module> split_off_optnone_functions(llvm::Module &m) {
     llvm::ValueToValueMapTy map;
     std::unique_ptr<llvm::Module> part =
         llvm::CloneModule(m, map, [&](const llvm::GlobalValue *gv) {
-            if (const auto *f = llvm::dyn_cast<llvm::Function>(gv)) return optnone.count(f) > 0;
+            if (const auto *f = llvm::dyn_cast<llvm::Function>(gv)) return moved.count(f) > 0;
             const auto *g = llvm::dyn_cast<llvm::GlobalVariable>(gv);
             return g && g->isConstant() && g->hasLocalLinkage();
         });
     for (llvm::Function &f : m) {
-        if (!optnone.count(&f)) continue;
+        if (!moved.count(&f)) continue;
         f.deleteBody();
         f.setLinkage(llvm::GlobalValue::ExternalLinkage);
     }
     return part;
+}
+
+std::unique_ptr<llvm::Module> split_off_optnone_functions(llvm::Module &m) {
+    std::set<const llvm::Function *> optnone;
+    for (llvm::Function &f : m)
+        if (!f.isDeclaration() && f.hasFnAttribute(llvm::Attribute::OptimizeNone))
+            optnone.insert(&f);
+    if (optnone.empty()) return nullptr;
+    return split_off_functions(m, optnone);
 }
 
 llvm::SmallVector<char, 0> emit_object_file(llvm::Module &m, llvm::TargetMachine &tm) {
