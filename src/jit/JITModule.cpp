@@ -220,14 +220,17 @@ JITModule JITModule::compile_on_this_stack(const LoweredFunc &f, const Target &t
         module->print(os, nullptr);
     } else {
         add_optnone_part();
-        CompileThreads threads(max_compile_threads());
-        std::vector<llvm::TargetMachine *> machines{engine.target_machine.get()};
-        for (int i = 1; i < threads.count(); i++) {
-            if (engine.part_machines.size() < size_t(i))
-                engine.part_machines.push_back(make_target_machine(target));
-            machines.push_back(engine.part_machines[size_t(i - 1)].get());
+        std::vector<llvm::SmallVector<char, 0>> parts;
+        {
+            CompileThreads threads(max_compile_threads());
+            parts = compile_in_parts(
+                *module, threads.count(), [&](size_t part) -> llvm::TargetMachine & {
+                    if (part == 0) return *engine.target_machine;
+                    while (engine.part_machines.size() < part)
+                        engine.part_machines.push_back(make_target_machine(target));
+                    return *engine.part_machines[part - 1];
+                });
         }
-        std::vector<llvm::SmallVector<char, 0>> parts = compile_in_parts(*module, machines);
         if (!parts.empty()) {
             timer.phase("optimize and machine code, in parts");
             for (size_t i = 0; i < parts.size(); i++)

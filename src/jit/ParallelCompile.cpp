@@ -82,10 +82,11 @@ CompileThreads::~CompileThreads() {
 }
 
 std::vector<llvm::SmallVector<char, 0>>
-compile_in_parts(llvm::Module &m, const std::vector<llvm::TargetMachine *> &machines) {
-    if (machines.size() < 2 || m.getInstructionCount() < min_split_instructions) return {};
+compile_in_parts(llvm::Module &m, int threads,
+                 const std::function<llvm::TargetMachine &(size_t part)> &machine_for) {
+    if (threads < 2 || m.getInstructionCount() < min_split_instructions) return {};
     std::vector<unsigned> sizes;
-    std::vector<std::set<const llvm::Function *>> parts = balanced_parts(m, machines.size(), sizes);
+    std::vector<std::set<const llvm::Function *>> parts = balanced_parts(m, size_t(threads), sizes);
     unsigned total = 0;
     for (unsigned s : sizes) total += s;
     if (parts.size() < 2 || *std::min_element(sizes.begin(), sizes.end()) < min_part_share * total)
@@ -99,6 +100,8 @@ compile_in_parts(llvm::Module &m, const std::vector<llvm::TargetMachine *> &mach
         llvm::raw_svector_ostream os(bitcode[i]);
         llvm::WriteBitcodeToFile(*part, os);
     }
+    std::vector<llvm::TargetMachine *> machines;
+    for (size_t i = 0; i < parts.size(); i++) machines.push_back(&machine_for(i));
     std::vector<llvm::SmallVector<char, 0>> objects(parts.size());
     std::vector<std::function<void()>> steps;
     steps.push_back([&] {

@@ -7,6 +7,7 @@
 // Halide compiles a pipeline on one thread; most of a JIT compile is LLVM's,
 // so on two cores this about halves it where no one function dominates.
 
+#include <functional>
 #include <vector>
 
 #include <llvm/ADT/SmallVector.h>
@@ -35,12 +36,14 @@ private:
 };
 
 /** Optimizes m (optimize_module) and compiles it to object files, one per
- * part, on up to machines.size() threads at once; machines[i] compiles part
- * i, part 0 on this thread and in m itself, the others in LLVMContexts of
- * their own (handed over as bitcode). Returns nothing, with m unchanged,
- * when m is too small to gain from it or one function is most of it. */
+ * part, on up to `threads` threads at once; machine_for(i) compiles part i
+ * (called only for parts that are made), part 0 on this thread and in m
+ * itself, the others in LLVMContexts of their own (handed over as
+ * bitcode). Returns nothing, with m unchanged, when m is too small to gain
+ * from it or one function is most of it. */
 std::vector<llvm::SmallVector<char, 0>>
-compile_in_parts(llvm::Module &m, const std::vector<llvm::TargetMachine *> &machines);
+compile_in_parts(llvm::Module &m, int threads,
+                 const std::function<llvm::TargetMachine &(size_t part)> &machine_for);
 
 } // namespace Internal
 } // namespace loom
