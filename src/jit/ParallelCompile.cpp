@@ -87,10 +87,9 @@ compile_in_parts(llvm::Module &m, int threads,
     if (threads < 2 || m.getInstructionCount() < min_split_instructions) return {};
     std::vector<unsigned> sizes;
     std::vector<std::set<const llvm::Function *>> parts = balanced_parts(m, size_t(threads), sizes);
-    unsigned total = 0;
-    for (unsigned s : sizes) total += s;
-    if (parts.size() < 2 || *std::min_element(sizes.begin(), sizes.end()) < min_part_share * total)
-        return {};
+    // Every function with a body is in a part, so the parts add up to m.
+    unsigned lightest = *std::min_element(sizes.begin(), sizes.end());
+    if (parts.size() < 2 || lightest < min_part_share * m.getInstructionCount()) return {};
 
     // Parts 1.. leave m as bitcode, each read back into a context of its own
     // on the thread that compiles it (a context is not shared by threads).
