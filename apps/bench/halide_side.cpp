@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include <Halide.h>
+#include <cpuid.h>
 
 #include "bench_side.h"
 
@@ -27,6 +28,27 @@ public:
     }
     Halide::Pipeline build() { return this->build_pipeline(); }
 };
+
+/** Does the CPU run AVX512-FP16 (CPUID leaf 7, EDX bit 23)? */
+bool cpu_has_avx512_fp16() {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (d & (1u << 23)) != 0;
+}
+
+/** Halide 14's JIT target. Its host detection takes AMD Zen 4 (AVX-512 with
+ * BF16 and VNNI) for Sapphire Rapids, whose code uses AVX512-FP16 (vmovw)
+ * that Zen 4 lacks: camera_pipe died of SIGILL. Unless HL_JIT_TARGET names
+ * the target, that feature goes where the CPU has no FP16. */
+Halide::Target halide_jit_target() {
+    static const Halide::Target target = [] {
+        Halide::Target t = Halide::get_jit_target_from_environment();
+        if (!std::getenv("HL_JIT_TARGET") && t.has_feature(Halide::Target::AVX512_SapphireRapids) &&
+            !cpu_has_avx512_fp16())
+            t = t.without_feature(Halide::Target::AVX512_SapphireRapids);
+        return t;
+    }();
+    return target;
+}
 
 template <class G> struct Built {
     std::unique_ptr<OpenGenerator<G>> generator;
@@ -58,7 +80,7 @@ void load_autoscheduler_plugin(const std::string &name) {
  * called here, timed, with the same machine description the context
  * carries. */
 template <class G> Built<G> build_generator(const std::string &autoscheduler) {
-    const Halide::Target target = Halide::get_jit_target_from_environment();
+    const Halide::Target target = halide_jit_target();
     const Halide::MachineParams machine = Halide::MachineParams::generic();
     Built<G> b;
     b.generator = std::make_unique<OpenGenerator<G>>(
@@ -96,10 +118,10 @@ template <typename In, typename T> void set_scalar(In &input, T value) {
     InputParameters::of(input).set_scalar(value);
 }
 void jit_compile(Halide::Pipeline &p) {
-    p.compile_jit(Halide::get_jit_target_from_environment());
+    p.compile_jit(halide_jit_target());
 }
 template <typename B> void realize(Halide::Pipeline &p, B &output) {
-    p.realize(output, Halide::get_jit_target_from_environment());
+    p.realize(output, halide_jit_target());
 }
 
 // The generators, with `loom::` names meaning Halide's.
@@ -127,9 +149,7 @@ template <class G, typename B> void tune_if_asked(Built<G> &, B &, const std::st
 } // namespace
 
 Side halide_side() {
-    return {Halide::get_jit_target_from_environment().to_string(),
-            side_apps(),
-            {"Mullapudi2016", "Adams2019"}};
+    return {halide_jit_target().to_string(), side_apps(), {"Mullapudi2016", "Adams2019"}};
 }
 
 } // namespace loom_apps_bench
