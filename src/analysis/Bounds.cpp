@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_set>
 
 #include "analysis/Simplify.h"
 #include "analysis/Simplify_Internal.h"
@@ -124,7 +125,7 @@ private:
                 r = std::max(x, y);
                 break;
             default:
-                return simplify(make_binary(op, a, b));
+                return simplified_binary(op, a, b);
             }
             if (!fits(r, t)) {
                 overflow = true;
@@ -132,6 +133,23 @@ private:
             }
             return const_of(t, r);
         }
+        return simplified_binary(op, a, b);
+    }
+
+    /** The ends this visitor made, simplified: combining them again does not
+     * simplify them again (which made deep expressions cost their depth
+     * squared). The Exprs keep the nodes, so no address is reused. */
+    std::unordered_set<const IRNode *> simplified_ends;
+    std::vector<Expr> simplified_end_exprs;
+
+    Expr simplify(const Expr &e) {
+        Expr r = simplify_over(e, simplified_ends);
+        if (r.defined() && simplified_ends.insert(r.get()).second)
+            simplified_end_exprs.push_back(r);
+        return r;
+    }
+
+    Expr simplified_binary(IRNodeType op, const Expr &a, const Expr &b) {
         return simplify(make_binary(op, a, b));
     }
 
@@ -425,7 +443,7 @@ private:
     // a < b (strict) or a <= b over intervals: true, false or either.
     void compare(const Expr &ea, const Expr &eb, bool strict) {
         Interval a = of(ea), b = of(eb);
-        auto proves = [](const Expr &e) { return is_const_true(simplify(e)); };
+        auto proves = [](const Expr &e) { return is_const_true(Internal::simplify(e)); };
         auto cmp = [&](const Expr &x, const Expr &y, bool s) {
             return s ? Expr(LT::make(x, y)) : Expr(LE::make(x, y));
         };

@@ -380,6 +380,14 @@ Expr simplify(const Expr &e, const Scope<Interval> &bounds) {
     return s.mutate(e);
 }
 
+Expr simplify_over(const Expr &e, const std::unordered_set<const IRNode *> &simplified) {
+    if (!e.defined()) return e;
+    static const Scope<Interval> no_bounds;
+    Simplifier s(no_bounds);
+    s.simplified_nodes = &simplified;
+    return s.mutate(e);
+}
+
 Stmt simplify(const Stmt &st, const Scope<Interval> &bounds) {
     if (!st.defined()) return st;
     Simplifier s(bounds);

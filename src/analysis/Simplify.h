@@ -6,6 +6,8 @@
 // enclosing loop variables. The result evaluates equal to the input for every
 // assignment of its free variables.
 
+#include <unordered_set>
+
 #include "analysis/Interval.h"
 #include "ir/IR.h"
 #include "ir/Scope.h"
@@ -17,6 +19,10 @@ namespace Internal {
 Expr simplify(const Expr &e, const Scope<Interval> &bounds = Scope<Interval>());
 /** Simplify every expression of s, using loop bounds, lets and if-conditions. */
 Stmt simplify(const Stmt &s, const Scope<Interval> &bounds = Scope<Interval>());
+/** Simplify e without visiting again the subexpressions in `simplified`
+ * (each a result of simplify): combining simplified operands one operation
+ * at a time (interval arithmetic) costs the new nodes, not the whole tree. */
+Expr simplify_over(const Expr &e, const std::unordered_set<const IRNode *> &simplified);
 /** Is e (boolean) true for all values of its free variables? False if unsure. */
 bool can_prove(const Expr &e, const Scope<Interval> &bounds = Scope<Interval>());
 

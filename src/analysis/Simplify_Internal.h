@@ -46,6 +46,12 @@ public:
     explicit Simplifier(const Scope<Interval> &given);
 
     using IRMutator::mutate;
+    /** Subexpressions already simplified (simplify_over): returned as they are. */
+    const std::unordered_set<const IRNode *> *simplified_nodes = nullptr;
+    Expr mutate(const Expr &e) override {
+        if (simplified_nodes && simplified_nodes->count(e.get())) return e;
+        return IRMutator::mutate(e);
+    }
 
     /** Constant range of an integer expression, from constants, the known
      * ranges of variables and the operators. Open when unsure. */

@@ -6,6 +6,7 @@
 
 #include "analysis/Bounds.h"
 #include "analysis/Simplify.h"
+#include "ir/IREquality.h"
 #include "ir/IRMutator.h"
 #include "ir/IROperator.h"
 #include "ir/IRUtil.h"
@@ -103,9 +104,23 @@ struct VarRange {
     Expr lo, hi, guard;
 };
 
+/** Is `term` one of the operands of the chain of T nodes (Min or Max) `e`?
+ * The clamps of one coordinate recur in every access, and a steady range
+ * that repeats each of their ends costs the simplifier the repetitions. */
+template <typename T> bool in_chain(const Expr &e, const Expr &term) {
+    Expr rest = e;
+    while (const auto *op = rest.as<T>()) {
+        if (equal(op->b, term)) return true;
+        rest = op->a;
+    }
+    return equal(rest, term);
+}
+
 void intersect(VarRange &r, const VarRange &o) {
-    if (o.lo.defined()) r.lo = r.lo.defined() ? max(r.lo, o.lo) : o.lo;
-    if (o.hi.defined()) r.hi = r.hi.defined() ? min(r.hi, o.hi) : o.hi;
+    if (o.lo.defined() && !(r.lo.defined() && in_chain<Max>(r.lo, o.lo)))
+        r.lo = r.lo.defined() ? max(r.lo, o.lo) : o.lo;
+    if (o.hi.defined() && !(r.hi.defined() && in_chain<Min>(r.hi, o.hi)))
+        r.hi = r.hi.defined() ? min(r.hi, o.hi) : o.hi;
     if (o.guard.defined()) r.guard = r.guard.defined() ? And::make(r.guard, o.guard) : o.guard;
 }
 
@@ -229,6 +244,10 @@ class FindHints : public IRVisitor {
         VarRange range;
         bool ok = true;
     };
+
+    /** solve() of the conditions (lets inlined) met since the inner loops
+     * last changed: the clamps of one coordinate recur in every access. */
+    std::map<Expr, std::optional<VarRange>, ExprStructuralLess> solved;
 
     Expr inline_lets(const Expr &e) const { return lets.empty() ? e : substitute(lets, e); }
 
@@ -369,11 +388,22 @@ class FindHints : public IRVisitor {
         VarRange range;
         for (const Expr &c : conds) {
             Expr inlined = inline_lets(c);
-            if (!opaque_lets.empty() && expr_uses_vars(inlined, opaque_lets)) {
+            // A condition free of the loop variable solves to nothing (every
+            // branch of solve() needs the variable): no simplifying to learn
+            // that, for each clamp of an inner loop's coordinate.
+            if (!expr_uses_var(inlined, var) ||
+                (!opaque_lets.empty() && expr_uses_vars(inlined, opaque_lets))) {
                 h.ok = false;
                 return;
             }
-            auto r = solve(simplify(StripLikely().mutate(inlined)));
+            std::optional<VarRange> r;
+            auto known = solved.find(inlined);
+            if (known != solved.end()) {
+                r = known->second;
+            } else {
+                r = solve(simplify(StripLikely().mutate(inlined)));
+                solved.emplace(inlined, r);
+            }
             if (!r) {
                 h.ok = false;
                 return;
@@ -433,8 +463,10 @@ protected:
             lets.erase(saved);
         }
         loops.emplace_back(op->name, Interval(lo, hi));
+        solved.clear();
         op->body.accept(this);
         loops.pop_back();
+        solved.clear();
         if (shadowed) lets[op->name] = *shadowed;
     }
 

@@ -153,6 +153,39 @@ class RegionsTouched : public IRVisitor {
      * f computed at the innermost loop) or one produced inside the visited
      * statement. Such a read counts as unknown (a clamp still bounds it). */
     Interval bounds(const Expr &e) const {
+        // The reads of a stencil bound the same coordinates again and again.
+        auto &memo = bounds_memo[recording];
+        auto known = memo.find(e);
+        if (known != memo.end()) return known->second;
+        Interval b = bounds_uncached(e);
+        memo.emplace(e, b);
+        return b;
+    }
+
+    /** bounds() of the expressions met since the loops in scope last
+     * changed, by the Func being recorded (depends_on_loops looks at it). */
+    mutable std::map<std::string, std::map<Expr, Interval, ExprStructuralLess>> bounds_memo;
+
+    /** Binds a loop's range for one scope (forgetting the memo of bounds). */
+    class LoopBinding {
+        RegionsTouched &t;
+        std::string name;
+
+    public:
+        LoopBinding(RegionsTouched &touched, const std::string &n, const Interval &range)
+            : t(touched), name(n) {
+            t.loops.push(name, range);
+            t.bounds_memo.clear();
+        }
+        ~LoopBinding() {
+            t.loops.pop(name);
+            t.bounds_memo.clear();
+        }
+        LoopBinding(const LoopBinding &) = delete;
+        LoopBinding &operator=(const LoopBinding &) = delete;
+    };
+
+    Interval bounds_uncached(const Expr &e) const {
         Expr s = simplify(e);
         if (!depends_on_loops(s)) return Interval(s, s);
         Interval b = bounds_of_simplified(s);
@@ -347,12 +380,14 @@ class RegionsTouched : public IRVisitor {
             Interval r = fused_part_range(it->second);
             if (r.is_bounded()) ranges.emplace_back(name, r);
         }
-        for (const auto &[name, r] : ranges) {
-            lets.erase(name);
-            loops.push(name, r);
+        {
+            std::vector<std::optional<LoopBinding>> parts(ranges.size());
+            for (size_t i = 0; i < ranges.size(); i++) {
+                lets.erase(ranges[i].first);
+                parts[i].emplace(*this, ranges[i].first, ranges[i].second);
+            }
+            b = bounds(expand(arg));
         }
-        b = bounds(expand(arg));
-        for (const auto &[name, r] : ranges) loops.pop(name);
         lets = saved;
         return b;
     }
@@ -377,7 +412,7 @@ class RegionsTouched : public IRVisitor {
      * when it varies over the loops in scope, a variable over its range
      * (in `ranged`). Returns what the let's name stands for. */
     Expr name_large_let(const std::string &name, const Expr &value,
-                        std::optional<ScopedBinding<Interval>> &ranged) {
+                        std::optional<LoopBinding> &ranged) {
         Expr expanded = expand(value);
         if (count_nodes(expanded, large_range_nodes) <= large_range_nodes) return value;
         bool reads_funcs = false;
@@ -399,7 +434,7 @@ class RegionsTouched : public IRVisitor {
         Interval b = bounds(expanded), range;
         if (b.has_lower_bound()) range.min = name_if_large(var + ".min", b.min);
         if (b.has_upper_bound()) range.max = name_if_large(var + ".max", b.max);
-        ranged.emplace(loops, var, range);
+        ranged.emplace(*this, var, range);
         return Variable::make(value.type(), var);
     }
 
@@ -477,7 +512,7 @@ protected:
         if (hi_bounds.has_upper_bound())
             range.max = name_if_large(op->name + ".range.max", hi_bounds.max);
         ScopedLet hide(lets, op->name, Expr());
-        ScopedBinding<Interval> bind(loops, op->name, range);
+        LoopBinding bind(*this, op->name, range);
         op->body.accept(this);
     }
 
@@ -488,7 +523,7 @@ protected:
         const auto *capped = add_op ? add_op->a.as<Min>() : nullptr;
         bool part = add_op &&
                     (add_op->a.as<Mod>() || add_op->a.as<Div>() || (capped && capped->a.as<Div>()));
-        std::optional<ScopedBinding<Interval>> ranged;
+        std::optional<LoopBinding> ranged;
         Expr value = part ? op->value : name_large_let(op->name, op->value, ranged);
         ScopedLet bind(lets, op->name, value);
         if (part) fused_parts.push_back(op->name);
@@ -498,7 +533,7 @@ protected:
 
     void visit(const Let *op) override {
         op->value.accept(this);
-        std::optional<ScopedBinding<Interval>> ranged;
+        std::optional<LoopBinding> ranged;
         ScopedLet bind(lets, op->name, name_large_let(op->name, op->value, ranged));
         op->body.accept(this);
     }
@@ -517,7 +552,7 @@ protected:
             Expr bound = bounds(expand(le->b)).max;
             if (bound.defined())
                 narrowed.max = narrowed.max.defined() ? min(narrowed.max, bound) : bound;
-            ScopedBinding<Interval> bind(loops, v->name, narrowed);
+            LoopBinding bind(*this, v->name, narrowed);
             op->then_case.accept(this);
         } else {
             op->then_case.accept(this);
