@@ -103,6 +103,10 @@ bool same_output(const Buffer<> &a, const Buffer<> &b) {
     return std::memcmp(p, q, x.size_in_bytes()) == 0;
 }
 
+/** The most IR nodes of a consumer that a compound move inlines (a product
+ * of two calls is 3, a 3x3 stencil 15). */
+constexpr int cheap_consumer_cost = 8;
+
 int thread_count() {
     if (const char *n = std::getenv("LOOM_NUM_THREADS"); n && std::atoi(n) > 0) return std::atoi(n);
     return int(std::max(1u, std::thread::hardware_concurrency()));
@@ -123,6 +127,10 @@ class Tuner {
      * (inlining a stencil multiplies its work, and the compile time of long
      * chains with it). */
     std::set<std::string> pointwise_;
+    /** Per tunable Func, its tunable consumers cheap enough to inline even
+     * where they are read as a stencil (a product of two gradients under a
+     * box sum): only the compound moves inline those. */
+    std::map<std::string, std::vector<std::string>> cheap_consumers_;
     bool has_matrix_product_ = false;
     std::mt19937_64 rng_;
     Clock::time_point start_ = Clock::now();
@@ -299,6 +307,10 @@ class Tuner {
             n.vmul = v;
             out.push_back(n);
         }
+        for (const char *place : {"strip", "sliding"}) {
+            Knobs n = compound_move(k, place);
+            if (n.placement != k.placement) out.push_back(n);
+        }
         for (const std::string &f : tunable_)
             for (const char *place : {"inline", "root", "strip", "sliding"}) {
                 if (!std::strcmp(place, "inline") && !pointwise_.count(f)) continue;
@@ -327,6 +339,30 @@ class Tuner {
         }
         std::shuffle(out.begin(), out.end(), rng_);
         return out;
+    }
+
+    /** Every tunable Func with cheap consumers computed at `place` (per
+     * strip, or sliding down it) and those consumers inlined, and every other
+     * tunable Func read as a stencil at `place` too: the placement of a hand
+     * schedule that slides a chain of stencils (harris: the luminance and
+     * both gradients slide, the gradients' products go into the box sums).
+     * One Func at a time the search does not get there: each step alone is
+     * slower, or names a loop its consumer no longer has. */
+    Knobs compound_move(const Knobs &k, const char *place) const {
+        Knobs n = k;
+        std::set<std::string> inlined;
+        for (const std::string &f : tunable_) {
+            auto it = cheap_consumers_.find(f);
+            if (it != cheap_consumers_.end()) inlined.insert(it->second.begin(), it->second.end());
+        }
+        for (const std::string &f : tunable_) {
+            if (inlined.count(f)) {
+                n.placement[f] = "inline";
+            } else if (cheap_consumers_.count(f) || !pointwise_.count(f)) {
+                n.placement[f] = place;
+            }
+        }
+        return n;
     }
 
     Knobs random_knobs() {
@@ -413,6 +449,14 @@ public:
             }
             if (f.has_updates && f.func.updates().size() == 1 && f.consumers.size() == 1)
                 has_matrix_product_ = true;
+        }
+        std::set<std::string> tunable(tunable_.begin(), tunable_.end());
+        for (const std::string &n : tunable_) {
+            for (const std::string &c : info.funcs.at(n).consumers) {
+                const FuncInfo &ci = info.funcs.at(c);
+                if (tunable.count(c) && ci.cost <= cheap_consumer_cost && !ci.has_updates)
+                    cheap_consumers_[n].push_back(c);
+            }
         }
         // The arguments straight from the definitions (infer_arguments would
         // lower the pipeline as it is now, possibly everything inlined).

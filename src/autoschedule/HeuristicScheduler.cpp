@@ -749,9 +749,29 @@ class Heuristic {
             for (const std::string &c : mi.consumers) ok &= c == g.root || per_row.count(c);
             if (ok) per_row.insert(*m);
         }
+        // A sliding member is computed per row only where everything that
+        // reads it is too (the root, per-row members, other such sliding
+        // members, Funcs inlined into those): a consumer computed per strip
+        // would need its rows before they exist. Otherwise it goes per strip.
+        std::set<std::string> slides;
+        std::function<bool(const std::string &, int)> per_row_reader = [&](const std::string &c,
+                                                                           int depth) {
+            if (c == g.root || per_row.count(c) || slides.count(c)) return true;
+            auto p = placement_.find(c);
+            if (depth > 16 || p == placement_.end() || p->second != "inline") return false;
+            for (const std::string &r : fi(c).consumers)
+                if (!per_row_reader(r, depth + 1)) return false;
+            return true;
+        };
+        for (auto m = g.members.rbegin(); have_inner && m != g.members.rend(); ++m) {
+            if (!sliding_.count(*m)) continue;
+            bool ok = true;
+            for (const std::string &c : fi(*m).consumers) ok = ok && per_row_reader(c, 0);
+            if (ok) slides.insert(*m);
+        }
         for (const std::string &m : g.members) {
             Func mf(fi(m).func);
-            if (have_inner && sliding_.count(m))
+            if (slides.count(m))
                 mf.store_at(f, strip_outer).compute_at(f, strip_inner);
             else if (per_row.count(m))
                 mf.compute_at(f, strip_inner);
