@@ -38,6 +38,20 @@ std::unique_ptr<llvm::Module> split_off_functions(llvm::Module &m,
         f.deleteBody();
         f.setLinkage(llvm::GlobalValue::ExternalLinkage);
     }
+    // What one part uses of another's is not known to be near it: the JIT may
+    // place the parts' code more than 2 GB apart (it did under ASan), out of
+    // reach of a 32-bit PC-relative reference (a task's address passed to
+    // the thread pool). Not dso_local, such references go through a GOT
+    // entry or PLT stub that the linker puts next to the user. A function's
+    // calls within its own part stay direct.
+    auto far = [](llvm::Module &module) {
+        for (llvm::Function &f : module)
+            if (f.isDeclaration() && !f.isIntrinsic()) f.setDSOLocal(false);
+        for (llvm::GlobalVariable &g : module.globals())
+            if (g.isDeclaration()) g.setDSOLocal(false);
+    };
+    far(m);
+    far(*part);
     return part;
 }
 
