@@ -382,7 +382,9 @@ class FindHints : public IRVisitor {
     }
 
     void record(const IRNode *node, const Expr &replacement, const std::vector<Expr> &conds) {
-        Hint &h = hints[node];
+        auto [it, added] = hints.try_emplace(node);
+        if (added) order.push_back(node);
+        Hint &h = it->second;
         h.replacement = replacement;
         if (!h.ok) return;
         VarRange range;
@@ -499,6 +501,10 @@ protected:
 
 public:
     std::map<const IRNode *, Hint> hints;
+    /** The hinted nodes in the order they were met: the steady range is
+     * built in that order (not by address), so the lowered code does not
+     * change from run to run. */
+    std::vector<const IRNode *> order;
     FindHints(const std::string &v, bool innermost_loop) : var(v), innermost(innermost_loop) {}
 };
 
@@ -596,7 +602,8 @@ protected:
         op->body.accept(&finder);
         std::map<const IRNode *, Expr> replacements;
         VarRange steady;
-        for (const auto &[node, hint] : finder.hints) {
+        for (const IRNode *node : finder.order) {
+            const auto &hint = finder.hints.at(node);
             if (!hint.ok) continue;
             replacements[node] = hint.replacement;
             intersect(steady, hint.range);

@@ -2,6 +2,8 @@
 
 #include <functional>
 #include <map>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -373,4 +375,39 @@ TEST_CASE("partition_loops solves clamps through a division by a constant", "[pa
         Mul::make(clamp_likely(Sub::make(Div::make(Add::make(x, 1), 3), 1), 0, Sub::make(w, 1)),
                   100));
     check_partitions_one_loop(value, {-9, -1, 0, 4}, {0, 1, 5, 30}, {1, 2, 7, 20});
+}
+
+TEST_CASE("partition_loops builds the steady range in the order the hints are met", "[partition]") {
+    // Two clamps of x with different ends, their nodes made in either order:
+    // the partitioned loops print the same. (The ends of the steady range
+    // were combined in the order of the hint nodes' addresses, so the order
+    // of a min's operands changed from run to run.)
+    auto build = [](bool reversed) {
+        Expr x = v("x"), a = v("a");
+        // Ends in different variables, which the simplifier cannot merge.
+        auto first = [&] { return clamp_likely(Sub::make(x, 2), v("p"), v("w")); };
+        auto second = [&] { return clamp_likely(Add::make(x, 3), v("q"), v("h")); };
+        Expr c1, c2;
+        if (reversed) {
+            c2 = second();
+            c1 = first();
+        } else {
+            c1 = first();
+            c2 = second();
+        }
+        Expr value = Add::make(c1, Mul::make(c2, 100));
+        return For::make("x", a, v("n"), ForType::Serial, DeviceAPI::None,
+                         store("out", value, Sub::make(x, a)));
+    };
+    // The loops' unique names differ between the two calls.
+    auto text = [](const Stmt &s) {
+        std::ostringstream os;
+        os << s;
+        return std::regex_replace(os.str(), std::regex("x_[0-9]+"), "x_N");
+    };
+    std::string in_order = text(partition_loops(build(false)));
+    std::string reversed = text(partition_loops(build(true)));
+    INFO(in_order << "\n" << reversed);
+    CHECK(in_order.find("steady_end") != std::string::npos);
+    CHECK(in_order == reversed);
 }
