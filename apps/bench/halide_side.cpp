@@ -118,6 +118,10 @@ template <typename In, typename T> void set_scalar(In &input, T value) {
     InputParameters::of(input).set_scalar(value);
 }
 void jit_compile(Halide::Pipeline &p) {
+    // LOOM_HALIDE_ASM=file writes the assembly Halide makes (for comparing
+    // its inner loops with Loom's -e assembly); run one app at a time.
+    if (const char *asm_file = std::getenv("LOOM_HALIDE_ASM"))
+        p.compile_to_assembly(asm_file, p.infer_arguments(), "halide_side", halide_jit_target());
     p.compile_jit(halide_jit_target());
 }
 template <typename B> void realize(Halide::Pipeline &p, B &output) {

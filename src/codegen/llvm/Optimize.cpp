@@ -7,7 +7,8 @@
 // time. What is left to do is local clean-up of the code generator's output
 // and hoisting loop-invariant address arithmetic out of inner loops (plus,
 // where a Func has a stack buffer, fully unrolling the short constant loops
-// over it so that it lives in registers). Measured
+// over it so that it lives in registers, and short reduction loops over
+// register accumulators: ShortLoopUnroll.cpp). Measured
 // on a pointwise pipeline this pipeline takes well under half the time of O2,
 // and the blur and unsharp benchmarks (test/performance) run as fast.
 //
@@ -42,6 +43,7 @@
 
 #include "codegen/llvm/CodeGen_LLVM.h"
 #include "codegen/llvm/InnermostLSR.h"
+#include "codegen/llvm/ShortLoopUnroll.h"
 
 namespace loom {
 namespace Internal {
@@ -140,6 +142,9 @@ llvm::ModulePassManager lean_pipeline(bool stack_buffers) {
     // the copies of one address LICM hoisted for each unrolled iteration,
     // which the SLP vectorizer needs to see consecutive loads.
     fpm.addPass(llvm::EarlyCSEPass(/*UseMemorySSA=*/true));
+    // Now that loop bodies have their final size: short reduction loops over
+    // register accumulators, unrolled (ShortLoopUnroll.cpp).
+    add_short_loop_unrolling(fpm);
     fpm.addPass(ScalarCodeSLP());
     fpm.addPass(llvm::InstCombinePass());
     fpm.addPass(llvm::SimplifyCFGPass());
