@@ -142,5 +142,7 @@ TEST_CASE("clamped loads: without masked loads of its elements, a dense load whe
     CHECK_THAT(ir, !Contains("masked.load"));
     CHECK_THAT(ir, Contains("unclamped_load:"));
     CHECK_THAT(ir, Contains("load <16 x i8>"));
-    CHECK_THAT(ir, Contains("call <16 x i8> @llvm.masked.gather.v16i8"));
+    // The edge's gather: AVX2 has no byte gather, so a load per lane.
+    CHECK_THAT(ir, Contains("gathered_lane"));
+    CHECK_THAT(ir, !Contains("masked.gather"));
 }

@@ -2,6 +2,7 @@
 // the helpers every part of the visitor shares.
 
 #include "codegen/llvm/CodeGen_LLVM.h"
+#include "codegen/llvm/LaneGathers.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
@@ -390,6 +391,7 @@ std::unique_ptr<llvm::Module> CodeGen_LLVM::compile(const LoweredFunc &f) {
     define_public_function(f, body);
     define_argv_function(f, body);
     define_metadata_function(f);
+    lower_gathers(*module, target_machine);
 
     builder.reset();
     return std::move(module);

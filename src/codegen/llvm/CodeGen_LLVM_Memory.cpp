@@ -440,34 +440,13 @@ void CodeGen_LLVM::visit(const Load *op) {
         llvm::Value *ptr = element_pointer(op->name, elem, codegen(b->value));
         result = builder->CreateVectorSplat(unsigned(lanes),
                                             tagged(builder->CreateAlignedLoad(elem, ptr, align)));
-    } else if (!mask && !target_machine.getTargetTransformInfo(*function).isLegalMaskedGather(
-                            vec_type, align)) {
-        result = lane_by_lane_gather(op, elem, align);
     } else {
+        // Unmasked, it may become a load per lane (LaneGathers.cpp).
         llvm::Value *ptrs = vector_of_pointers(op->name, elem, op->index);
         result = tagged(builder->CreateMaskedGather(vec_type, ptrs, align, mask,
                                                     llvm::Constant::getNullValue(vec_type)));
     }
     value = from_memory(result, t);
-}
-
-llvm::Value *CodeGen_LLVM::lane_by_lane_gather(const Load *op, llvm::Type *elem,
-                                               llvm::Align align) {
-    // LLVM splits such a gather into lanes too, but from a vector of 64-bit
-    // pointers it computed with vector shifts and adds; one extracted index
-    // per lane lets each load scale it in its address (resize's row pass).
-    int lanes = op->type.lanes;
-    llvm::Value *indices = codegen(op->index);
-    llvm::Value *result = llvm::PoisonValue::get(llvm::FixedVectorType::get(elem, unsigned(lanes)));
-    for (int i = 0; i < lanes; i++) {
-        llvm::Value *lane_index = builder->CreateExtractElement(indices, uint64_t(i));
-        // (Named so that tests can tell such a gather from dense loads.)
-        llvm::LoadInst *load = builder->CreateAlignedLoad(
-            elem, element_pointer(op->name, elem, lane_index), align, "gathered_lane");
-        tag_memory_access(load, op->name);
-        result = builder->CreateInsertElement(result, load, uint64_t(i));
-    }
-    return result;
 }
 
 void CodeGen_LLVM::visit(const Store *op) {

@@ -250,7 +250,6 @@ private:
      * own 32-bit index (for targets whose gathers LLVM would split into
      * lanes anyway: the index then scales in the address, not in a vector
      * of 64-bit pointers). */
-    llvm::Value *lane_by_lane_gather(const Load *op, llvm::Type *elem, llvm::Align align);
     /** For each Handle name a Load or Store may use: the buffer or
      * allocation whose memory it points into ("" when not known). */
     Scope<std::string> memory_roots;
