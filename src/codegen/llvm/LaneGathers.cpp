@@ -33,6 +33,9 @@ namespace Internal {
 namespace {
 
 constexpr unsigned max_lane_loads = 512;
+// Narrower gathers keep the instruction (bilateral_grid's 8 x float ran as
+// fast with it, and compiled 20-30% faster).
+constexpr uint64_t min_lane_loads_bits = 512;
 
 /** An unmasked gather from base + a vector of indices, and its lanes. */
 struct Gather {
@@ -93,24 +96,24 @@ void load_lane_by_lane(const Gather &g) {
 } // namespace
 
 void lower_gathers(llvm::Module &m, llvm::TargetMachine &tm) {
-    std::vector<Gather> native;
-    unsigned native_lanes = 0;
+    std::vector<Gather> wide;
+    unsigned wide_lanes = 0;
     for (llvm::Function &f : m) {
         if (f.isDeclaration()) continue;
         const llvm::TargetTransformInfo tti = tm.getTargetTransformInfo(f);
         for (const Gather &g : unmasked_gathers(f)) {
             llvm::Align align =
                 llvm::cast<llvm::ConstantInt>(g.call->getArgOperand(1))->getAlignValue();
-            if (tti.isLegalMaskedGather(g.call->getType(), align)) {
-                native.push_back(g);
-                native_lanes += g.lanes;
-            } else {
+            if (!tti.isLegalMaskedGather(g.call->getType(), align)) {
                 load_lane_by_lane(g);
+            } else if (g.call->getType()->getPrimitiveSizeInBits() >= min_lane_loads_bits) {
+                wide.push_back(g);
+                wide_lanes += g.lanes;
             }
         }
     }
-    if (native_lanes <= max_lane_loads)
-        for (const Gather &g : native) load_lane_by_lane(g);
+    if (wide_lanes <= max_lane_loads)
+        for (const Gather &g : wide) load_lane_by_lane(g);
     // Declarations of the gathers no call is left to.
     for (auto f = m.begin(); f != m.end();) {
         llvm::Function &declared = *f++;
