@@ -1,9 +1,11 @@
 // The runtime's thread pool used directly: every index runs once, nested
-// loops finish, the first error comes back, and any pool size works.
+// loops finish, the first error comes back, and any pool size works, also
+// while idle workers poll for the next loop.
 
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -112,5 +114,24 @@ TEST_CASE("thread pool: a failing task's code and message reach the caller",
         REQUIRE(message == "task 7 failed");
         // Indices not started when the error came back are skipped.
         REQUIRE(ran < 100000);
+    }
+}
+
+TEST_CASE("thread pool: loops back to back reach workers that poll or sleep, and the pool "
+          "resizes under them",
+          "[parallel][runtime]") {
+    // Idle workers poll for a new job for a while before they sleep: start
+    // loops right away, after a pause shorter than that and after a longer
+    // one, and resize the pool between them.
+    for (int threads : {2, 4, 3}) {
+        PoolSize size(threads);
+        for (int round = 0; round < 300; round++) {
+            Counts c(1200);
+            REQUIRE(loom_do_par_for(nullptr, count_task, -100, 7,
+                                    reinterpret_cast<uint8_t *>(&c)) == 0);
+            for (int i = 0; i < 7; i++) REQUIRE(c.hits[size_t(i)] == 1);
+            if (round % 3 == 1) std::this_thread::sleep_for(std::chrono::microseconds(20));
+            if (round % 50 == 2) std::this_thread::sleep_for(std::chrono::microseconds(500));
+        }
     }
 }
