@@ -46,6 +46,8 @@ struct StmtRunner {
         } else if (const auto *b = s.as<Block>()) {
             run(b->first);
             run(b->rest);
+        } else if (const auto *pc = s.as<ProducerConsumer>()) {
+            run(pc->body);
         } else if (const auto *c = s.as<IfThenElse>()) {
             if (interp.eval(c->condition).is_true()) {
                 run(c->then_case);
@@ -225,13 +227,25 @@ TEST_CASE("partition_loops moves a ShiftInwards clamp out of an innermost loop o
             check_same_stores(loop, parted, {{"a", av}, {"n", nv}});
         }
     }
-    // A loop that produces another Func inside (say a sliding window reduced
-    // to straight-line code) was not innermost in the schedule: left alone.
+    // A loop that produces another Func inside as straight-line code (blur's
+    // x with a sliding blur_x) is still the innermost loop of its own stage,
+    // as in Halide: partitioned the same way.
     Stmt with_producer =
         For::make("xo", 0, extent, ForType::Serial, DeviceAPI::None,
                   Block::make(ProducerConsumer::make_produce("f", store("f", xo, xo)),
                               store("out", xo, base)));
-    CHECK(find_nodes<For>(partition_loops(with_producer)).size() == 1);
+    Stmt with_producer_parted = partition_loops(with_producer);
+    INFO(with_producer_parted);
+    CHECK(clean_loops(with_producer_parted, "xo") == 1);
+    for (int av : {-3, 5})
+        for (int nv : {16, 17, 100})
+            check_same_stores(with_producer, with_producer_parted, {{"a", av}, {"n", nv}});
+    // A serial loop inside (another stage's loop) makes it not innermost.
+    Stmt with_loop = For::make(
+        "xo", 0, extent, ForType::Serial, DeviceAPI::None,
+        Block::make(For::make("r", 0, 4, ForType::Serial, DeviceAPI::None, store("f", v("r"), xo)),
+                    store("out", xo, base)));
+    CHECK(find_nodes<For>(partition_loops(with_loop)).size() == 2);
 }
 
 TEST_CASE("partition_loops leaves loops without usable hints alone", "[partition]") {
