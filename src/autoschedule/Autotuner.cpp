@@ -31,6 +31,7 @@
 #include "frontend/JITCall.h"
 #include "ir/Error.h"
 #include "ir/IRUtil.h"
+#include "ir/StackGuard.h"
 #include "loom/AutoSchedule.h"
 #include "loom/Callable.h"
 #include "loom/Func.h"
@@ -149,6 +150,7 @@ class Tuner {
     int compile_threads_ = 1;
     int largest_batch_ = 0;
     int baseline_order_ = 0; // the first schedule that ran (the heuristic's)
+    double first_lowering_ms_ = 0;
     AutotuneProgress progress_;
 
     double elapsed() const { return ms_since(start_) / 1000; }
@@ -213,8 +215,16 @@ class Tuner {
             const int inject = inject_env ? std::atoi(inject_env) : 0;
             if (inject > 0 && progress_.trials > 1 && progress_.trials % inject == 0)
                 throw std::runtime_error("injected failure");
+            // The first candidate (the heuristic's schedule) sets the pace;
+            // a later one whose lowering takes far longer (bounds that grow
+            // exponentially along a chain) is stopped and counted failed:
+            // one such took 45 s of interpolate's 60 s budget.
+            auto t0 = Clock::now();
+            std::optional<ScopedCompileDeadline> deadline;
+            if (first_lowering_ms_ > 0) deadline.emplace(compile_time_limit_seconds());
             p.contents = std::make_shared<CallableContents>(
                 lower_callable(outputs_, args_, target_, p_.jit_handlers()));
+            if (first_lowering_ms_ == 0) first_lowering_ms_ = std::max(ms_since(t0), 1e-3);
         } catch (const std::exception &) {
             progress_.failed++;
             report();
@@ -223,10 +233,20 @@ class Tuner {
         return p;
     }
 
-    /** Machine code for a batch, one compile engine per candidate at once. */
-    static void compile_all(std::vector<Pending> &batch) {
-        auto compile = [](Pending &p) {
+    /** How long a candidate's lowering (and, apart, its code generation)
+     * may take: ten times the first candidate's lowering, 2 s at least. */
+    double compile_time_limit_seconds() const {
+        return std::max(2.0, 10 * first_lowering_ms_ / 1000);
+    }
+
+    /** Machine code for a batch, one compile engine per candidate at once.
+     * Loom's code generator stops at the time limit; LLVM's passes do not. */
+    void compile_all(std::vector<Pending> &batch) const {
+        const double limit = first_lowering_ms_ > 0 ? compile_time_limit_seconds() : 0;
+        auto compile = [limit](Pending &p) {
             try {
+                std::optional<ScopedCompileDeadline> deadline;
+                if (limit > 0) deadline.emplace(limit);
                 compile_callable(*p.contents);
             } catch (const std::exception &e) {
                 p.error = e.what();

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -19,6 +20,33 @@ thread_local uintptr_t stack_floor __attribute__((tls_model("initial-exec"))) = 
 namespace {
 
 thread_local bool deep_stack_thread __attribute__((tls_model("initial-exec"))) = false;
+
+/** A ScopedCompileDeadline's end in steady-clock nanoseconds; 0: none. While
+ * one is set, stack_floor is forced to always_slow (every check takes the
+ * slow path) and the real floor waits in real_floor. */
+thread_local int64_t deadline_ns = 0;
+thread_local uintptr_t real_floor = UINTPTR_MAX;
+thread_local unsigned checks_since_clock = 0;
+constexpr uintptr_t always_slow = UINTPTR_MAX - 1;
+
+int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+/** Sets this thread's deadline (0: none) and returns the previous one. */
+int64_t set_deadline(int64_t ns) {
+    int64_t previous = deadline_ns;
+    if (previous == 0 && ns != 0) {
+        real_floor = stack_floor;
+        stack_floor = always_slow;
+    } else if (previous != 0 && ns == 0) {
+        stack_floor = real_floor;
+    }
+    deadline_ns = ns;
+    return previous;
+}
 
 /** The deep stacks are reserved, not committed: only the pages a compile
  * touches are backed by memory, and they are given back after each step. */
@@ -172,7 +200,15 @@ void return_worker(Worker *w) {
 } // namespace
 
 void check_stack_slow(uintptr_t here) {
-    if (stack_floor == UINTPTR_MAX) {
+    if (deadline_ns != 0) {
+        if (++checks_since_clock >= 256) {
+            checks_since_clock = 0;
+            if (now_ns() > deadline_ns)
+                throw CompileTimeLimit("Compiling took longer than the time allowed for it");
+        }
+        if (real_floor == UINTPTR_MAX) real_floor = measure_floor();
+        if (here >= real_floor) return;
+    } else if (stack_floor == UINTPTR_MAX) {
         stack_floor = measure_floor();
         if (here >= stack_floor) return;
     }
@@ -185,6 +221,16 @@ void check_stack_slow(uintptr_t here) {
 
 bool on_deep_stack() {
     return deep_stack_thread;
+}
+
+ScopedCompileDeadline::ScopedCompileDeadline(double seconds) : previous_ns(deadline_ns) {
+    int64_t end = now_ns() + int64_t(seconds * 1e9);
+    // A nested deadline never extends an outer one.
+    set_deadline(previous_ns != 0 ? std::min(previous_ns, end) : end);
+}
+
+ScopedCompileDeadline::~ScopedCompileDeadline() {
+    set_deadline(previous_ns);
 }
 
 namespace {
@@ -223,7 +269,19 @@ void run_on_deep_stack(const std::function<void()> &step) {
         step();
         return;
     }
-    start_step(w, step);
+    // The caller's deadline holds on the worker too.
+    int64_t deadline = deadline_ns;
+    std::function<void()> with_deadline = [&] {
+        int64_t previous = set_deadline(deadline);
+        try {
+            step();
+        } catch (...) {
+            set_deadline(previous);
+            throw;
+        }
+        set_deadline(previous);
+    };
+    start_step(w, deadline != 0 ? with_deadline : step);
     if (std::exception_ptr error = finish_step(w)) std::rethrow_exception(error);
 }
 

@@ -24,6 +24,28 @@ struct StackExhausted : CompileError {
     using CompileError::CompileError;
 };
 
+/** What check_stack() throws once a compile step runs past the deadline a
+ * ScopedCompileDeadline set (the autotuner's limit per candidate). */
+struct CompileTimeLimit : CompileError {
+    using CompileError::CompileError;
+};
+
+/** While alive, check_stack() on this thread (and in the steps it hands to
+ * run_on_deep_stack) throws CompileTimeLimit once `seconds` have passed: a
+ * lowering whose cost explodes (a schedule that makes bounds expressions
+ * grow exponentially) stops at the next IR node. Checks take a slower path
+ * meanwhile (a call, and the clock every 256 nodes). */
+class ScopedCompileDeadline {
+public:
+    explicit ScopedCompileDeadline(double seconds);
+    ~ScopedCompileDeadline();
+    ScopedCompileDeadline(const ScopedCompileDeadline &) = delete;
+    ScopedCompileDeadline &operator=(const ScopedCompileDeadline &) = delete;
+
+private:
+    int64_t previous_ns;
+};
+
 /** Below this address check_stack() stops the traversal; UINTPTR_MAX until
  * the thread's first check measures its stack. Initial-exec TLS keeps the
  * check to one load and one compare. */

@@ -132,3 +132,33 @@ TEST_CASE("stack guard: the first exception of steps run at once crosses back",
     // Every step ran to its end before the call returned.
     CHECK(finished == 1);
 }
+
+TEST_CASE("compile deadline: a traversal past it stops with CompileTimeLimit, here and on the "
+          "deep stack",
+          "[unit][stack_guard]") {
+    Expr e = deep_sum(20000);
+    {
+        ScopedCompileDeadline deadline(0);
+        CHECK_THROWS_AS(simplify(e), CompileTimeLimit);
+        // The deadline holds on the thread a step is handed to.
+        CHECK_THROWS_WITH(run_on_deep_stack([&] { simplify(e); }),
+                          Catch::Contains("longer than the time allowed"));
+    }
+    // Gone with its scope, here and on the deep stack.
+    CHECK(simplify(deep_sum(300)).defined());
+    Expr simplified;
+    run_on_deep_stack([&] { simplified = simplify(e); });
+    CHECK(simplified.defined());
+    // A generous deadline lets the same work finish, and the stack guard
+    // still works under one.
+    {
+        ScopedCompileDeadline deadline(600);
+        CHECK(simplify(deep_sum(300)).defined());
+        std::exception_ptr error = run_with_stack(512 * 1024, [&] {
+            ScopedCompileDeadline inner(600);
+            simplify(deep_sum(50000));
+        });
+        REQUIRE(error);
+        CHECK_THAT(message_of(error), Catch::Contains("nested too deeply to compile"));
+    }
+}
