@@ -8,13 +8,9 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
-#include <unistd.h>
 
+#include "../common/LLVMAssembly.h"
 #include "Loom.h"
 
 using namespace loom;
@@ -84,14 +80,8 @@ TEST_CASE("a short tap loop inside register accumulators matches plain C++",
 
 TEST_CASE("a short tap loop inside register accumulators is unrolled", "[correctness][unroll]") {
     SmallConv p;
-    std::string path = (std::filesystem::temp_directory_path() /
-                        ("loom_short_reduction_unroll_" + std::to_string(getpid()) + ".ll"))
-                           .string();
-    p.out.compile_to_llvm_assembly(path, {p.input, p.filter}, "short_reduction",
-                                   Target("x86-64-linux-avx2-fma"));
-    std::ifstream file(path);
-    std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-    std::remove(path.c_str());
+    std::string text = loom_test::llvm_assembly_for(p.out, {p.input, p.filter}, "short_reduction",
+                                                    "x86-64-linux-avx2-fma");
     // The loops keep their Loom names: r$y's loop is still there, r$x's is not.
     CHECK(text.find("r$y.loop") != std::string::npos);
     CHECK(text.find("r$x.loop") == std::string::npos);
