@@ -6,7 +6,7 @@
 // multiply-adds. Halide's O3 pipeline fully unrolls it; Loom's lean one did
 // not (its early full unroll sees the body before SROA and LICM shrink it,
 // too big for the threshold), and the loop's compare, branch and index
-// updates per 16 multiply-adds cost conv_layer 15-20% on AMD Zen 4 and 5.
+// updates per 16 multiply-adds cost conv_layer 15-20% on AMD Zen 5.
 // Here, after the body has its final size, an innermost loop of at most
 // max_trips constant trips that carries vector values (the accumulators,
 // promoted to registers by LICM) and stays small when unrolled is marked
@@ -29,6 +29,9 @@ namespace Internal {
 namespace {
 
 constexpr unsigned max_trips = 8;
+// Once a loop is unrolled, the loop around it is innermost and is looked at
+// too: conv_layer's 3 trips over the unrolled taps (~600 instructions) would
+// be unrolled at 800 and then spill (76 stack accesses in the loop).
 constexpr size_t max_unrolled_instructions = 400;
 constexpr const char *unrolled_attribute = "loom-short-loop-unrolled";
 
