@@ -6,13 +6,13 @@
 // into lanes from a vector of 64-bit pointers made with vector shifts and
 // adds; one extracted 32-bit index per lane lets each load scale it in its
 // address instead. Where it has one (AVX-512), the instruction is still
-// slower than the loads: on AMD Zen 5, resize ran 13.4 ms with vgatherdps
-// and 12.4 ms with a load per lane (Halide 14, which never emits gathers on
-// x86: 12.4 ms), nl_means 53 -> 45 ms, lens_blur 22 -> 20.5 ms. A load per
-// lane is about 3 instructions against 1, though, and local_laplacian has
-// 1,200 gathers of 16 lanes: lane by lane doubled its compile time (1.7 ->
-// 3.4 s). So with a gather instruction, a module whose gathers read at
-// most max_lane_loads lanes in all gets loads, and one with more keeps the
+// slower than the loads for 512-bit gathers: on AMD Zen 5, resize ran
+// 13.2-13.5 ms with vgatherdps zmm and 12.2-12.4 ms with a load per lane
+// (Halide 14, which never emits gathers on x86: 12.4 ms). A load per lane is
+// about 3 instructions against 1, though, and local_laplacian has 1,200
+// gathers of 16 lanes: lane by lane doubled its compile time (1.7 -> 3.4 s).
+// So with a gather instruction, a module whose 512-bit gathers read at most
+// max_lane_loads lanes in all gets loads, and one with more keeps the
 // instruction. Masked gathers (a predicated load) stay as they are.
 
 #include "codegen/llvm/LaneGathers.h"
@@ -37,11 +37,13 @@ constexpr unsigned max_lane_loads = 512;
 // fast with it, and compiled 20-30% faster).
 constexpr uint64_t min_lane_loads_bits = 512;
 
-/** An unmasked gather from base + a vector of indices, and its lanes. */
+/** An unmasked gather from base + a vector of indices, its lanes and the
+ * alignment of each element. */
 struct Gather {
     llvm::CallInst *call;
     llvm::GetElementPtrInst *address;
     unsigned lanes;
+    llvm::Align align;
 };
 
 bool all_true(const llvm::Value *mask) {
@@ -61,7 +63,9 @@ std::vector<Gather> unmasked_gathers(llvm::Function &f) {
                 !all_true(call->getArgOperand(2)))
                 continue;
             auto *type = llvm::cast<llvm::FixedVectorType>(call->getType());
-            found.push_back({call, address, type->getNumElements()});
+            llvm::Align align =
+                llvm::cast<llvm::ConstantInt>(call->getArgOperand(1))->getAlignValue();
+            found.push_back({call, address, type->getNumElements(), align});
         }
     return found;
 }
@@ -77,7 +81,6 @@ void load_lane_by_lane(const Gather &g) {
         index_type = widened->getType()->getScalarType();
         indices = widened->getOperand(0);
     }
-    llvm::Align align = llvm::cast<llvm::ConstantInt>(g.call->getArgOperand(1))->getAlignValue();
     llvm::MDNode *tbaa = g.call->getMetadata(llvm::LLVMContext::MD_tbaa);
     llvm::Value *result = llvm::PoisonValue::get(g.call->getType());
     for (unsigned lane = 0; lane < g.lanes; lane++) {
@@ -85,7 +88,7 @@ void load_lane_by_lane(const Gather &g) {
         if (index_type) index = builder.CreateSExt(index, index_type);
         llvm::Value *ptr = builder.CreateGEP(elem, base, index);
         // (Named so that tests can tell such a gather from dense loads.)
-        llvm::LoadInst *load = builder.CreateAlignedLoad(elem, ptr, align, "gathered_lane");
+        llvm::LoadInst *load = builder.CreateAlignedLoad(elem, ptr, g.align, "gathered_lane");
         if (tbaa) load->setMetadata(llvm::LLVMContext::MD_tbaa, tbaa);
         result = builder.CreateInsertElement(result, load, uint64_t(lane));
     }
@@ -102,9 +105,7 @@ void lower_gathers(llvm::Module &m, llvm::TargetMachine &tm) {
         if (f.isDeclaration()) continue;
         const llvm::TargetTransformInfo tti = tm.getTargetTransformInfo(f);
         for (const Gather &g : unmasked_gathers(f)) {
-            llvm::Align align =
-                llvm::cast<llvm::ConstantInt>(g.call->getArgOperand(1))->getAlignValue();
-            if (!tti.isLegalMaskedGather(g.call->getType(), align)) {
+            if (!tti.isLegalMaskedGather(g.call->getType(), g.align)) {
                 load_lane_by_lane(g);
             } else if (g.call->getType()->getPrimitiveSizeInBits() >= min_lane_loads_bits) {
                 wide.push_back(g);
