@@ -52,13 +52,14 @@ double ms_since(Clock::time_point t0) {
 /** A point of the search space: the heuristic's knobs. */
 struct Knobs {
     int rows = 0, vmul = 1, mm_vectors = 3, mm_rows = 32, mm_block = 4;
-    int gpu_tx = 32, gpu_ty = 8;
+    int gpu_tx = 32, gpu_ty = 8, gpu_vec = 0, gpu_rows = 1, gpu_mx = 4, gpu_my = 8;
     std::map<std::string, std::string> placement;
 
     bool operator==(const Knobs &o) const {
         return rows == o.rows && vmul == o.vmul && mm_vectors == o.mm_vectors &&
                mm_rows == o.mm_rows && mm_block == o.mm_block && gpu_tx == o.gpu_tx &&
-               gpu_ty == o.gpu_ty && placement == o.placement;
+               gpu_ty == o.gpu_ty && gpu_vec == o.gpu_vec && gpu_rows == o.gpu_rows &&
+               gpu_mx == o.gpu_mx && gpu_my == o.gpu_my && placement == o.placement;
     }
 
     HeuristicOptions apply_to(HeuristicOptions o) const {
@@ -69,14 +70,30 @@ struct Knobs {
         o.matmul_block_rows = mm_block;
         o.gpu_tile_x = gpu_tx;
         o.gpu_tile_y = gpu_ty;
+        o.gpu_vector = gpu_vec;
+        o.gpu_rows = gpu_rows;
+        o.gpu_matmul_x = gpu_mx;
+        o.gpu_matmul_y = gpu_my;
         o.placement = placement;
         return o;
     }
 };
 
-/** Same values within float rounding (schedules may reorder float sums). */
-bool same_output(const Buffer<> &a, const Buffer<> &b) {
-    Buffer<> x = a.copy(), y = b.copy();
+/** Same values within float rounding (schedules may reorder float sums).
+ * `reference` is a copy of an earlier output (dense); `b` is compared in
+ * place where it is laid out the same (a copy of a 256 MB GPU output per
+ * candidate was most of a tuning run's time). */
+bool same_output(const Buffer<> &reference, const Buffer<> &b) {
+    const Buffer<> &x = reference;
+    bool same_layout = x.dimensions() == b.dimensions() && x.type() == b.type();
+    for (int d = 0; same_layout && d < x.dimensions(); d++)
+        same_layout =
+            x.dim(d).extent() == b.dim(d).extent() && x.dim(d).stride() == b.dim(d).stride();
+    Buffer<> y = b;
+    if (same_layout)
+        y.copy_to_host();
+    else
+        y = b.copy();
     if (x.size_in_bytes() != y.size_in_bytes()) return false;
     const uint8_t *p = static_cast<const uint8_t *>(x.raw_buffer()->host);
     const uint8_t *q = static_cast<const uint8_t *>(y.raw_buffer()->host);
@@ -314,6 +331,19 @@ class Tuner {
                         n.gpu_ty = ty;
                         out.push_back(n);
                     }
+            // Outputs per thread: a vector across x, rows down y.
+            for (int v : {1, 2, 4, 8})
+                if (v != k.gpu_vec) {
+                    Knobs n = k;
+                    n.gpu_vec = v;
+                    out.push_back(n);
+                }
+            for (int r : {1, 2, 4, 8})
+                if (r != k.gpu_rows) {
+                    Knobs n = k;
+                    n.gpu_rows = r;
+                    out.push_back(n);
+                }
         }
         for (int r : {2, 4, 8, 16, 32, 64, 128})
             if (!base_.gpu && r != k.rows) {
@@ -340,6 +370,17 @@ class Tuner {
                 n.placement[f] = place;
                 out.push_back(n);
             }
+        if (has_matrix_product_ && base_.gpu) {
+            // Sums per thread of a GPU matrix product.
+            for (int mx : {1, 2, 4, 8})
+                for (int my : {1, 2, 4, 8, 16})
+                    if (mx != k.gpu_mx || my != k.gpu_my) {
+                        Knobs n = k;
+                        n.gpu_mx = mx;
+                        n.gpu_my = my;
+                        out.push_back(n);
+                    }
+        }
         if (has_matrix_product_ && !base_.gpu) {
             for (int v : {1, 2, 3, 4}) {
                 Knobs n = k;
@@ -397,6 +438,10 @@ class Tuner {
         k.mm_block = pick({2, 4, 8});
         k.gpu_tx = pick({16, 32, 64});
         k.gpu_ty = pick({1, 2, 4, 8});
+        k.gpu_vec = pick({0, 1, 2, 4});
+        k.gpu_rows = pick({1, 2, 4});
+        k.gpu_mx = pick({2, 4, 8});
+        k.gpu_my = pick({2, 4, 8});
         static const char *places[] = {"", "inline", "root", "strip", "sliding"};
         for (const std::string &f : tunable_) {
             const char *p = places[rng_() % 5];
@@ -551,7 +596,17 @@ public:
             compile_all(batch);
             largest_batch_ = std::max(largest_batch_, int(batch.size()));
             double best_before = finalists_.empty() ? 0 : finalists_.front().ms;
-            for (Pending &p : batch) measure(p);
+            for (Pending &p : batch) {
+                // A batch (one candidate per core) can outlast the budget's
+                // rest: those left untimed were no trial (a GPU tuning run of
+                // 20 s took 53 s, finishing its second batch).
+                if (!finalists_.empty() && elapsed() >= o_.budget_seconds * 0.9 &&
+                    o_.budget_seconds > 0) {
+                    progress_.trials--;
+                    continue;
+                }
+                measure(p);
+            }
             // An improvement restarts the climb around the new best.
             if (!finalists_.empty() && best_before > 0 && finalists_.front().ms < best_before)
                 queue.clear();

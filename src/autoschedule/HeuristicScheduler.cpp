@@ -1006,20 +1006,38 @@ class Heuristic {
         };
         Var x(args[0]), xo(fresh(function, args[0] + "o")), xi(fresh(function, args[0] + "i"));
         Var block;
+        // Outputs per thread: a vector across x (a 32-bit word of narrower
+        // types by default) and rows down y (unrolled).
+        int bits = function.output_types().empty() ? 32 : function.output_types()[0].bits();
+        const int lanes = opts_.gpu_vector > 0 ? opts_.gpu_vector : std::max(1, 32 / bits);
+        const int rows = std::max(1, opts_.gpu_rows);
         if (args.size() >= 2) {
             Var y(args[1]), yo(fresh(function, args[1] + "o")), yi(fresh(function, args[1] + "i"));
-            int tx = size_for(0, std::max(1, opts_.gpu_tile_x));
-            int ty = size_for(1, std::max(1, opts_.gpu_tile_y));
-            TailStrategy tail = extent(0) >= tx && extent(1) >= ty ? TailStrategy::ShiftInwards
-                                                                   : TailStrategy::GuardWithIf;
-            f.gpu_tile(x, y, xo, yo, xi, yi, tx, ty, tail);
+            int v = size_for(0, lanes), r = size_for(1, rows);
+            int tx = size_for(0, std::max(1, opts_.gpu_tile_x) * v) / v;
+            int ty = size_for(1, std::max(1, opts_.gpu_tile_y) * r) / r;
+            TailStrategy tail = extent(0) >= tx * v && extent(1) >= ty * r
+                                    ? TailStrategy::ShiftInwards
+                                    : TailStrategy::GuardWithIf;
+            f.tile(x, y, xo, yo, xi, yi, tx * v, ty * r, tail);
+            std::vector<VarOrRVar> order;
+            if (v > 1) {
+                Var xv(fresh(function, args[0] + "v"));
+                f.split(xi, xi, xv, v).vectorize(xv);
+                order.push_back(xv);
+            }
+            if (r > 1) {
+                Var yr(fresh(function, args[1] + "r"));
+                f.split(yi, yi, yr, r).unroll(yr);
+                order.push_back(yr);
+            }
             // Further dimensions run inside each thread (one launch for all).
-            if (args.size() > 2) {
-                std::vector<VarOrRVar> order;
-                for (size_t i = 2; i < args.size(); i++) order.push_back(Var(args[i]));
-                for (const Var &v : {xi, yi, xo, yo}) order.push_back(v);
+            for (size_t i = 2; i < args.size(); i++) order.push_back(Var(args[i]));
+            if (order.size() > 0) {
+                for (const Var &w : {xi, yi, xo, yo}) order.push_back(w);
                 f.reorder(order);
             }
+            f.gpu_blocks(xo, yo).gpu_threads(xi, yi);
             block = xo;
         } else {
             int t = size_for(0, std::max(1, opts_.gpu_tile_x * opts_.gpu_tile_y));
@@ -1031,10 +1049,35 @@ class Heuristic {
             Func mf(mi.func);
             mf.compute_at(f, block);
             const std::vector<std::string> &ma = mi.func.args();
-            if (ma.size() >= 2)
-                mf.gpu_threads(Var(ma[0]), Var(ma[1]));
-            else if (ma.size() == 1)
-                mf.gpu_threads(Var(ma[0]));
+            // Its updates too: a stage without thread loops would run in one
+            // thread of the block (a matrix product's sums did).
+            auto spread_over_threads = [&](Stage st, const std::vector<std::string> &loops) {
+                auto has = [&](size_t i) {
+                    return i < ma.size() &&
+                           std::find(loops.begin(), loops.end(), ma[i]) != loops.end();
+                };
+                if (has(0) && has(1))
+                    st.gpu_threads(Var(ma[0]), Var(ma[1]));
+                else if (has(0))
+                    st.gpu_threads(Var(ma[0]));
+            };
+            // As many values per thread as the root's (apps/blur's staged
+            // blur_x): one thread each, 32x8 threads with 4 rows each would
+            // stage 32x34 values, more threads than a CUDA block may have.
+            if (ma.size() >= 2 && args.size() >= 2) {
+                if (lanes > 1) {
+                    Var mv(fresh(mi.func, ma[0] + "v"));
+                    mf.split(Var(ma[0]), Var(ma[0]), mv, lanes).vectorize(mv);
+                }
+                if (rows > 1) {
+                    Var mr(fresh(mi.func, ma[1] + "r"));
+                    mf.split(Var(ma[1]), Var(ma[1]), mr, rows).unroll(mr);
+                }
+            }
+            spread_over_threads(mf, ma);
+            for (size_t k = 0; k < mi.func.updates().size(); k++)
+                spread_over_threads(mf.update(int(k)),
+                                    initial_loops(mi.func.updates()[k], true, ma));
         }
         for (size_t k = 0; k < function.updates().size(); k++) {
             std::vector<std::string> loops =
@@ -1170,6 +1213,49 @@ class Heuristic {
         if (tx / vw > 1) p.update().unroll(px, tx / vw);
     }
 
+    /** A matrix product on the GPU: each thread keeps a block of
+     * gpu_matmul_x x gpu_matmul_y sums in registers (x vectorized, y
+     * unrolled) and reads the operands through the cache, so each value of
+     * A it loads serves a vector of sums and each vector of B a column of
+     * them; one GPU block covers gpu_tile_x x gpu_tile_y threads' blocks
+     * (perf_cuda's register-blocked row: about 40% of cuBLAS on an H100,
+     * where one sum per thread is a few %). False where the output is not
+     * two-dimensional or smaller than a tile. */
+    bool schedule_matrix_product_gpu(const FuncInfo &prod, const FuncInfo &out) {
+        const std::vector<std::string> &oa = out.func.args();
+        const std::vector<std::string> &pa = prod.func.args();
+        auto it = sizes_.find(out.func.name());
+        if (oa.size() != 2 || it == sizes_.end() || it->second.size() != 2) return false;
+        const std::vector<int> &ext = it->second;
+        const int rx = std::max(1, opts_.gpu_matmul_x), ry = std::max(1, opts_.gpu_matmul_y);
+        const int tw = std::max(1, opts_.gpu_tile_x) * rx, th = std::max(1, opts_.gpu_tile_y) * ry;
+        if (ext[0] < tw || ext[1] < th) return false;
+        Func o(out.func), p(prod.func);
+        Var x(oa[0]), y(oa[1]), xo(fresh(out.func, oa[0] + "o")), yo(fresh(out.func, oa[1] + "o")),
+            xi(fresh(out.func, oa[0] + "i")), yi(fresh(out.func, oa[1] + "i")),
+            xt(fresh(out.func, oa[0] + "t")), yt(fresh(out.func, oa[1] + "t")),
+            xr(fresh(out.func, oa[0] + "r")), yr(fresh(out.func, oa[1] + "r"));
+        o.tile(x, y, xo, yo, xi, yi, tw, th)
+            .split(xi, xt, xr, rx)
+            .split(yi, yt, yr, ry)
+            .reorder(xr, yr, xt, yt, xo, yo)
+            .gpu_blocks(xo, yo)
+            .gpu_threads(xt, yt);
+        if (rx > 1) o.vectorize(xr);
+        if (ry > 1) o.unroll(yr);
+        Var px(pa[0]), py(pa[1]);
+        p.compute_at(o, xt);
+        std::vector<VarOrRVar> order{px, py};
+        for (const ReductionVariable &rv : prod.func.updates()[0].rvars)
+            order.emplace_back(rv.var, true);
+        p.update().reorder(order);
+        for (Stage st : {Stage(p), p.update()}) {
+            if (rx > 1) st.vectorize(px, rx);
+            if (ry > 1) st.unroll(py, ry);
+        }
+        return true;
+    }
+
 public:
     Heuristic(const PipelineInfo &info, const HeuristicOptions &opts,
               const std::map<std::string, std::vector<int>> &output_sizes)
@@ -1185,9 +1271,12 @@ public:
         std::set<std::string> done;
         for (const std::string &n : info_.order) {
             const FuncInfo &f = fi(n);
-            if (opts_.gpu || f.user_scheduled || !is_matrix_product(f)) continue;
+            if (f.user_scheduled || !is_matrix_product(f)) continue;
             const FuncInfo &out = fi(f.consumers[0]);
-            schedule_matrix_product(f, out);
+            if (!opts_.gpu)
+                schedule_matrix_product(f, out);
+            else if (!schedule_matrix_product_gpu(f, out))
+                continue;
             done.insert(n);
             done.insert(out.func.name());
         }

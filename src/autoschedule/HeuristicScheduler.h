@@ -22,12 +22,15 @@ struct HeuristicOptions {
     bool gpu = false;
 
     // Knobs the autotuner turns; the defaults are the heuristic's own choices.
-    int rows_per_task = 0;               // strip height of every group (0: chosen from sizes)
-    int vector_multiplier = 1;           // vectors of this many registers
-    int matmul_tile_vectors = 3;         // matrix products: tile width in vectors...
-    int matmul_tile_rows = 32;           // ...and height
-    int matmul_block_rows = 4;           // rows of sums kept in registers
-    int gpu_tile_x = 32, gpu_tile_y = 8; // threads of a GPU block (x is the coalesced one)
+    int rows_per_task = 0;                  // strip height of every group (0: chosen from sizes)
+    int vector_multiplier = 1;              // vectors of this many registers
+    int matmul_tile_vectors = 3;            // matrix products: tile width in vectors...
+    int matmul_tile_rows = 32;              // ...and height
+    int matmul_block_rows = 4;              // rows of sums kept in registers
+    int gpu_tile_x = 32, gpu_tile_y = 8;    // threads of a GPU block (x is the coalesced one)
+    int gpu_vector = 0, gpu_rows = 1;       // GPU outputs per thread: across x (0: a 32-bit
+                                            // word's worth), and rows down y
+    int gpu_matmul_x = 4, gpu_matmul_y = 8; // matrix products on a GPU: sums per thread
     /** Per Func: "inline", "root", "strip" (computed per strip of its group's
      * root) or "sliding" (stored per strip, computed per row). */
     std::map<std::string, std::string> placement;

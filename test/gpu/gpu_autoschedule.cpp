@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "Loom.h"
+#include "autoschedule/HeuristicScheduler.h"
 #include "common/RandomPipelines.h"
 #include "common/ScheduleRoundTrip.h"
 #include "gpu_test_util.h"
@@ -115,4 +117,139 @@ TEST_CASE("GPU autotune: a short run on the device", "[gpu][autotune]") {
     funcs.back().realize(out, gpu_target());
     out.copy_to_host();
     gpu_test::check_2d(out, [&](int i, int j) { return shape.reference(in, i, j); });
+}
+
+TEST_CASE("GPU autoschedule: a matrix product keeps each thread's sums in registers",
+          "[gpu][autoschedule]") {
+    // 160x72 is more than one 128x64 tile and not a multiple of it.
+    const int N = 160, M = 72, K = 37;
+    Buffer<float> A(K, M), B(N, K);
+    for (int j = 0; j < M; j++)
+        for (int q = 0; q < K; q++) A(q, j) = float((q * 3 + j * 5) % 17) - 8.0f;
+    for (int q = 0; q < K; q++)
+        for (int i = 0; i < N; i++) B(i, q) = float((i * 7 + q) % 13) - 6.0f;
+    auto product = [&] {
+        Var x("x"), y("y");
+        RDom k(0, K, "k");
+        Func prod("prod"), out("out");
+        prod(x, y) = 0.0f;
+        prod(x, y) += A(k, y) * B(x, k);
+        out(x, y) = prod(x, y);
+        return Pipeline(out);
+    };
+    auto reference = [&](int i, int j) {
+        float s = 0; // small integers: every order of the sum is exact
+        for (int q = 0; q < K; q++) s += A(q, j) * B(i, q);
+        return s;
+    };
+    Pipeline p = product();
+    AutoSchedulerResults r = p.apply_autoscheduler({N, M}, gpu_target());
+    INFO(r.schedule_source);
+    // 32x8 threads, each with 4x8 sums: vectors of 4 across x, 8 rows unrolled.
+    CHECK(r.schedule_source.find("prod.compute_at(out, xt)") != std::string::npos);
+    CHECK(r.schedule_source.find(".split(x, xo, xi, 128).split(y, yo, yi, 64)") !=
+          std::string::npos);
+    CHECK(loom_test::schedule_round_trip_problem(p) == "");
+    Buffer<float> o(N, M);
+    p.realize(o, gpu_target());
+    o.copy_to_host();
+    gpu_test::check_2d(o, reference);
+    // An output smaller than one tile gets one sum per thread.
+    Pipeline small = product();
+    AutoSchedulerResults rs = small.apply_autoscheduler({20, 9}, gpu_target());
+    INFO(rs.schedule_source);
+    CHECK(rs.schedule_source.find("prod.compute_at(out, xo)") != std::string::npos);
+    Buffer<float> so(20, 9);
+    small.realize(so, gpu_target());
+    so.copy_to_host();
+    gpu_test::check_2d(so, reference);
+}
+
+TEST_CASE("GPU autoschedule: a member's update runs on the block's threads",
+          "[gpu][autoschedule]") {
+    // Column sums of 5 rows, computed per block for a stencil consumer: the
+    // update's pure loops are thread loops too (it ran in one thread).
+    const int W = 100, H = 40;
+    Buffer<int> in = input_image(W + 2, H + 4);
+    Var x("x"), y("y");
+    RDom r(0, 5, "r");
+    Func colsum("colsum"), out("out");
+    colsum(x, y) = 0;
+    colsum(x, y) += in(x, y + r);
+    out(x, y) = colsum(x, y) + colsum(x + 1, y) + colsum(x + 2, y);
+    Pipeline p(out);
+    AutoSchedulerResults r2 = p.apply_autoscheduler({W, H}, gpu_target());
+    INFO(r2.schedule_source);
+    REQUIRE(r2.schedule_source.find("colsum.compute_at(out, xo)") != std::string::npos);
+    CHECK(r2.schedule_source.find("colsum.update(0).gpu_threads(x, y") != std::string::npos);
+    std::string src = p.device_source({}, gpu_target());
+    CHECK(src.find("== 0") == std::string::npos); // no "thread 0 only" guard
+    Buffer<int> o(W, H);
+    p.realize(o, gpu_target());
+    o.copy_to_host();
+    gpu_test::check_2d(o, [&](int i, int j) {
+        int s = 0;
+        for (int dx = 0; dx < 3; dx++)
+            for (int dy = 0; dy < 5; dy++) s += in(i + dx, j + dy);
+        return s;
+    });
+}
+
+TEST_CASE("GPU autoschedule: several outputs per thread, vectors across x and rows down y",
+          "[gpu][autoschedule]") {
+    // A uint16 3x3 blur (apps/blur's algorithm): by default each thread
+    // computes a 32-bit word's worth (2 lanes), and the staged blur_x is
+    // vectorized alike; the autotuner's knobs add lanes and rows.
+    const int W = 150, H = 37;
+    Buffer<uint16_t> in(W + 2, H + 2);
+    for (int j = 0; j < H + 2; j++)
+        for (int i = 0; i < W + 2; i++) in(i, j) = uint16_t((i * 131 + j * 977) % 60000);
+    auto blur = [&] {
+        Var x("x"), y("y");
+        Func blur_x("blur_x"), out("out");
+        blur_x(x, y) = (in(x, y) + in(x + 1, y) + in(x + 2, y)) / 3;
+        out(x, y) = (blur_x(x, y) + blur_x(x, y + 1) + blur_x(x, y + 2)) / 3;
+        return Pipeline(out);
+    };
+    auto reference = [&](int i, int j) {
+        auto bx = [&](int a, int b) {
+            return uint16_t(uint16_t(in(a, b) + in(a + 1, b) + in(a + 2, b)) / 3);
+        };
+        return uint16_t(uint16_t(bx(i, j) + bx(i, j + 1) + bx(i, j + 2)) / 3);
+    };
+    struct Case {
+        int lanes, rows;
+        const char *root, *member;
+    };
+    for (Case c :
+         {Case{0, 1, ".split(xi, xi, xv, 2)", "blur_x.compute_at(out, xo).split(x, x, xv, 2)"},
+          Case{4, 2, ".split(yi, yi, yr, 2)", "blur_x.compute_at(out, xo).split(x, x, xv, 4)"},
+          Case{1, 4, ".split(yi, yi, yr, 4)", "blur_x.compute_at(out, xo).split(y, y, yr, 4)"}}) {
+        Pipeline p = blur();
+        Internal::HeuristicOptions o = Internal::heuristic_options(gpu_target(), {});
+        o.gpu_vector = c.lanes;
+        o.gpu_rows = c.rows;
+        Internal::heuristic_schedule(p, o, {{W, H}});
+        std::string source = PipelineSchedule::of(p).to_cpp();
+        INFO(source);
+        CHECK(source.find(c.root) != std::string::npos);
+        CHECK(source.find(c.member) != std::string::npos);
+        CHECK(loom_test::schedule_round_trip_problem(p) == "");
+        // Every block fits a CUDA block (1024 threads); PoCL takes more.
+        std::string src = p.device_source({}, gpu_target());
+        for (size_t at = src.find("__launch_bounds__("); at != std::string::npos;
+             at = src.find("__launch_bounds__(", at + 1))
+            CHECK(std::stoi(src.substr(at + 18)) <= 1024);
+        for (size_t at = src.find("reqd_work_group_size("); at != std::string::npos;
+             at = src.find("reqd_work_group_size(", at + 1)) {
+            int a = 0, b = 0, c = 0;
+            std::sscanf(src.c_str() + at, "reqd_work_group_size(%d, %d, %d)", &a, &b, &c);
+            CHECK(a * b * c <= 1024);
+            CHECK(a * b * c > 0);
+        }
+        Buffer<uint16_t> o16(W, H);
+        p.realize(o16, gpu_target());
+        o16.copy_to_host();
+        gpu_test::check_2d(o16, reference);
+    }
 }

@@ -38,9 +38,13 @@
 // and the same output checks (matmul against plain C++ on sampled rows).
 //
 //   perf_cuda [RUNS] [blur|matmul|histogram|latency]... [--only TEXT]
-//   (--only: just the Loom sides whose name contains TEXT)
+//             [--tune SECONDS]
+//   (--only: just the Loom sides whose name contains TEXT; blur and matmul
+//   up to 4096 also have a side the heuristic auto-scheduler schedules for
+//   the GPU and, with --tune, one the autotuner tunes that many seconds)
 //   perf_cuda --source blur|matmul|histogram INDEX   (prints the CUDA C of
-//   that benchmark's Loom side number INDEX, counted from 0, and exits)
+//   that benchmark's Loom side number INDEX, counted from 0, or with INDEX
+//   "auto" the auto-scheduled side's schedule and CUDA C, and exits)
 
 #include <Loom.h>
 
@@ -69,7 +73,8 @@ using namespace loom;
 int failures = 0;
 int runs = 10;
 bool have_cuda = false;
-std::string only_sides; // --only TEXT: the Loom sides whose name contains TEXT
+std::string only_sides;  // --only TEXT: the Loom sides whose name contains TEXT
+double tune_seconds = 0; // --tune SECONDS: also an autotuned side, tuned that long
 
 /** host-cuda, or host-opencl where there is no CUDA device. */
 Target gpu_target() {
@@ -138,6 +143,18 @@ void print_side(const Side &s, int reps, double work, const char *unit, const Si
     std::printf("\n");
 }
 
+/** A side that realizes p on the GPU into o and leaves it on the device. */
+template <typename T>
+Side realize_side(const std::string &name, Pipeline p, Buffer<T> o, int reps) {
+    return make_side(
+        name,
+        [p, o]() mutable {
+            p.realize(o, gpu_target());
+            o.device_sync();
+        },
+        reps);
+}
+
 /** One Loom side per schedule: the Func make(schedule) returns, realized on
  *  the GPU into a new buffer of `sizes` (outs[i] is side i's output), and
  *  left on the device. */
@@ -147,18 +164,52 @@ std::vector<Side> loom_sides(const Schedule (&schedules)[N], const std::vector<i
     std::vector<Side> sides;
     for (const Schedule &schedule : schedules) {
         if (std::string(schedule.name).find(only_sides) == std::string::npos) continue;
-        Pipeline p(make(schedule));
         outs->emplace_back(sizes);
-        Buffer<T> o = outs->back();
-        sides.push_back(make_side(
-            schedule.name,
-            [p, o]() mutable {
-                p.realize(o, gpu_target());
-                o.device_sync();
-            },
-            reps));
+        sides.push_back(realize_side(schedule.name, Pipeline(make(schedule)), outs->back(), reps));
     }
     return sides;
+}
+
+/** The automatic sides: the heuristic auto-scheduler's schedule and, with
+ *  --tune SECONDS, the autotuner's winner after that long, each on its own
+ *  copy of the algorithm (make() returns the output Func, unscheduled).
+ *  Appended to sides and outs as loom_sides does. */
+template <typename T, typename Make>
+void add_automatic_sides(std::vector<Side> *sides, const std::vector<int> &sizes, int reps,
+                         std::vector<Buffer<T>> *outs, Make make) {
+    for (bool tuned : {false, true}) {
+        std::string name = tuned ? "loom: autotuned" : "loom: auto-scheduled";
+        if ((tuned && tune_seconds <= 0) || name.find(only_sides) == std::string::npos) continue;
+        Pipeline p(make());
+        outs->emplace_back(sizes);
+        try {
+            auto start = Clock::now();
+            std::string source;
+            if (tuned) {
+                AutotuneOptions o;
+                o.target = gpu_target();
+                o.budget_seconds = tune_seconds;
+                o.use_cache = false;
+                AutotuneResult r = autotune(p, outs->back(), o);
+                source = r.schedule_source;
+                std::printf("    %s: %d trials (%d failed) in %.1f s, heuristic %.3f ms, best "
+                            "%.3f ms per run\n",
+                            name.c_str(), r.trials, r.failed, r.tuning_seconds, r.baseline_ms,
+                            r.best_ms);
+            } else {
+                source = p.apply_autoscheduler(sizes, gpu_target()).schedule_source;
+                std::printf("    %s: chosen in %.2f ms\n", name.c_str(), ms_since(start));
+            }
+            std::printf("%s\n", source.c_str());
+        } catch (const std::exception &e) {
+            Side s;
+            s.name = name;
+            s.error = e.what();
+            sides->push_back(s);
+            continue;
+        }
+        sides->push_back(realize_side(name, p, outs->back(), reps));
+    }
 }
 
 /** Times the reference and the Loom sides together, then prints them. */
@@ -204,9 +255,12 @@ const BlurSchedule blur_schedules[] = {
 struct Blur {
     Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, xv{"xv"}, yr{"yr"};
     Func blur_x{"blur_x"}, out{"blur"};
-    Blur(const Buffer<uint16_t> &in, const BlurSchedule &s) {
+    /** Unscheduled without a schedule (for the auto-scheduler). */
+    Blur(const Buffer<uint16_t> &in, const BlurSchedule *schedule) {
         blur_x(x, y) = (in(x, y) + in(x + 1, y) + in(x + 2, y)) / 3;
         out(x, y) = (blur_x(x, y) + blur_x(x, y + 1) + blur_x(x, y + 2)) / 3;
+        if (!schedule) return;
+        const BlurSchedule &s = *schedule;
         out.tile(x, y, xo, yo, xi, yi, s.tile_w, s.tile_h).split(xi, xi, xv, s.vec);
         if (s.rows > 1) out.split(yi, yi, yr, s.rows).unroll(yr);
         out.vectorize(xv).gpu_blocks(xo, yo).gpu_threads(xi, yi);
@@ -237,7 +291,11 @@ void bench_blur() {
     std::vector<Buffer<uint16_t>> outs;
     std::vector<std::unique_ptr<Blur>> blurs;
     std::vector<Side> sides = loom_sides(blur_schedules, {W, H}, reps, &outs, [&](auto &schedule) {
-        blurs.push_back(std::make_unique<Blur>(in, schedule));
+        blurs.push_back(std::make_unique<Blur>(in, &schedule));
+        return blurs.back()->out;
+    });
+    add_automatic_sides(&sides, {W, H}, reps, &outs, [&] {
+        blurs.push_back(std::make_unique<Blur>(in, nullptr));
         return blurs.back()->out;
     });
     time_and_print(copy, sides, reps, moved, "GB/s");
@@ -326,13 +384,20 @@ struct Matmul {
         xr{"xr"}, xh{"xh"}, yh{"yh"};
     RVar ko{"ko"}, ki{"ki"};
     Func prod{"prod"}, a_tile{"a_tile"}, b_tile{"b_tile"}, out{"matmul"};
-    Matmul(const Buffer<float> &A, const Buffer<float> &B, const MatmulSchedule &s) {
+    /** Unscheduled without a schedule (for the auto-scheduler; then A and B
+     *  are read directly, as a user would write it). */
+    Matmul(const Buffer<float> &A, const Buffer<float> &B, const MatmulSchedule *schedule) {
         RDom k({{0, A.width()}}, "k");
         prod(x, y) = 0.0f;
+        out(x, y) = prod(x, y);
+        if (!schedule) {
+            prod(x, y) += A(k, y) * B(x, k);
+            return;
+        }
+        const MatmulSchedule &s = *schedule;
         a_tile(x, y) = A(x, y);
         b_tile(x, y) = B(x, y);
         prod(x, y) += a_tile(k, y) * b_tile(x, k);
-        out(x, y) = prod(x, y);
         if (s.shared) {
             // apps/matmul's GPU schedule.
             out.tile(x, y, xo, yo, xi, yi, 32, 32)
@@ -480,7 +545,12 @@ void bench_matmul(int N) {
     std::vector<std::unique_ptr<Matmul>> mms;
     std::vector<Side> sides =
         loom_sides(matmul_schedules, {N, N}, reps, &outs, [&](auto &schedule) {
-            mms.push_back(std::make_unique<Matmul>(A, B, schedule));
+            mms.push_back(std::make_unique<Matmul>(A, B, &schedule));
+            return mms.back()->out;
+        });
+    if (N <= 4096)
+        add_automatic_sides(&sides, {N, N}, reps, &outs, [&] {
+            mms.push_back(std::make_unique<Matmul>(A, B, nullptr));
             return mms.back()->out;
         });
     time_and_print(blas, sides, reps, flops, "GFLOP/s");
@@ -671,8 +741,8 @@ int latency_child() {
     Buffer<float> A(256, 256), B(256, 256);
     Buffer<uint8_t> hin(1 << 20);
     bin.fill(1), A.fill(1.0f), B.fill(1.0f), hin.fill(3);
-    Blur blur(bin, blur_schedules[0]);
-    Matmul mm(A, B, matmul_schedules[1]);
+    Blur blur(bin, &blur_schedules[0]);
+    Matmul mm(A, B, &matmul_schedules[1]);
     Histogram hist(hin, histogram_schedules[1]);
     struct Case {
         const char *name;
@@ -717,12 +787,22 @@ void bench_latency(const char *self) {
 } // namespace
 
 // Prints the CUDA C source of one Loom side, for reading it or handing it
-// to nvcc/ptxas/cuobjdump on a machine without a GPU.
+// to nvcc/ptxas/cuobjdump on a machine without a GPU; index -1 is the
+// auto-scheduled side of blur or matmul.
 int print_source(const std::string &bench, int index) {
     Target cuda = get_host_target().with_feature(Target::CUDA);
     Buffer<uint16_t> bin(1026, 1026);
     Buffer<float> A(1024, 1024), B(1024, 1024);
     Buffer<uint8_t> hin(1 << 20);
+    if (index == -1 && (bench == "blur" || bench == "matmul")) {
+        Blur blur(bin, nullptr);
+        Matmul mm(A, B, nullptr);
+        Pipeline p(bench == "blur" ? blur.out : mm.out);
+        std::vector<int> sizes{1024, 1024};
+        std::fputs(p.apply_autoscheduler(sizes, cuda).schedule_source.c_str(), stdout);
+        std::fputs(p.outputs()[0].device_source({}, cuda).c_str(), stdout);
+        return 0;
+    }
     auto pick = [&](const auto &schedules) -> const auto & {
         const int n = int(std::size(schedules));
         if (index < 0 || index >= n)
@@ -734,10 +814,10 @@ int print_source(const std::string &bench, int index) {
     std::unique_ptr<Matmul> mm;
     std::unique_ptr<Histogram> hist;
     if (bench == "blur") {
-        blur = std::make_unique<Blur>(bin, pick(blur_schedules));
+        blur = std::make_unique<Blur>(bin, &pick(blur_schedules));
         f = blur->out;
     } else if (bench == "matmul") {
-        mm = std::make_unique<Matmul>(A, B, pick(matmul_schedules));
+        mm = std::make_unique<Matmul>(A, B, &pick(matmul_schedules));
         f = mm->out;
     } else if (bench == "histogram") {
         hist = std::make_unique<Histogram>(hin, pick(histogram_schedules));
@@ -753,7 +833,8 @@ int main(int argc, char **argv) {
     if (argc > 1 && std::strcmp(argv[1], "--latency-child") == 0) return latency_child();
     if (argc == 4 && std::strcmp(argv[1], "--source") == 0) {
         try {
-            return print_source(argv[2], std::atoi(argv[3]));
+            return print_source(argv[2],
+                                std::strcmp(argv[3], "auto") == 0 ? -1 : std::atoi(argv[3]));
         } catch (const std::exception &e) {
             std::fprintf(stderr, "perf_cuda: %s\n", e.what());
             return 1;
@@ -763,6 +844,10 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
             only_sides = argv[++i];
+            continue;
+        }
+        if (std::strcmp(argv[i], "--tune") == 0 && i + 1 < argc) {
+            tune_seconds = std::atof(argv[++i]);
             continue;
         }
         if (std::isdigit(static_cast<unsigned char>(argv[i][0])))
