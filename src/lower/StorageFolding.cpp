@@ -2,6 +2,8 @@
 
 #include <map>
 #include <optional>
+#include <unordered_set>
+#include <vector>
 
 #include "analysis/Bounds.h"
 #include "analysis/Simplify.h"
@@ -32,9 +34,75 @@ int count_accesses(const Stmt &s, const std::string &func) {
     return n;
 }
 
+/** The Lets, LetStmts and Fors whose bodies read or write one Func, and
+ * the names whose bounds the Func's coordinates depend on: those the
+ * coordinates and the loops around them use, and the values of those
+ * that are lets (collected inside out, so one walk finds them all). */
+class AccessHolders : public IRVisitor {
+    const std::string &func;
+    int count = 0;
+
+    void need_vars_of(const Expr &e) {
+        visit_all(e, [&](const IRNode *n) {
+            if (n->node_type == IRNodeType::Variable)
+                needed.insert(static_cast<const Variable *>(n)->name);
+        });
+    }
+    void need_args(const std::vector<Expr> &args) {
+        for (const Expr &a : args) need_vars_of(a);
+    }
+
+    template <typename LetOrLetStmt> void visit_let(const LetOrLetStmt *op) {
+        op->value.accept(this);
+        int before = count;
+        op->body.accept(this);
+        if (count > before) {
+            holders.insert(op);
+            if (needed.count(op->name)) need_vars_of(op->value);
+        }
+    }
+
+protected:
+    using IRVisitor::visit;
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);
+        if (op->call_type == Call::Loom && op->name == func) {
+            count++;
+            need_args(op->args);
+        }
+    }
+    void visit(const Provide *op) override {
+        IRVisitor::visit(op);
+        if (op->name == func) {
+            count++;
+            need_args(op->args);
+        }
+    }
+    void visit(const LetStmt *op) override { visit_let(op); }
+    void visit(const Let *op) override { visit_let(op); }
+    void visit(const For *op) override {
+        int before = count;
+        IRVisitor::visit(op);
+        if (count > before) {
+            holders.insert(op);
+            if (needed.count(op->name)) {
+                need_vars_of(op->min);
+                need_vars_of(op->extent);
+            }
+        }
+    }
+
+public:
+    std::unordered_set<const IRNode *> holders;
+    std::unordered_set<std::string> needed;
+    explicit AccessHolders(const std::string &f) : func(f) {}
+};
+
 /** The box of one Func that code reads or writes (or, with `only`, just
  * reads or just writes). Loop ends are simplified before taking bounds, so
- * "min + (max - min + 1) - 1" counts as max. */
+ * "min + (max - min + 1) - 1" counts as max. Only the lets and loops the
+ * coordinates depend on are bounded (bounding every let of a strip's code
+ * was most of this pass's time in harris). */
 class Footprint : public IRVisitor {
 public:
     enum Accesses { ReadsAndWrites, Reads, Writes };
@@ -43,11 +111,23 @@ private:
     const std::string &func;
     Accesses only;
     Scope<Interval> scope;
+    AccessHolders holders;
 
     void include_args(const std::vector<Expr> &args) {
         Box b(args.size());
         for (size_t i = 0; i < args.size(); i++) b[i] = bounds_of_expr_in_scope(args[i], scope);
         box = box.empty() ? b : box_union(box, b);
+    }
+
+    template <typename LetOrLetStmt> void visit_let(const LetOrLetStmt *op) {
+        op->value.accept(this);
+        if (!holders.holders.count(op)) return;
+        if (!holders.needed.count(op->name)) {
+            op->body.accept(this);
+            return;
+        }
+        ScopedBinding<Interval> bind(scope, op->name, bounds_of_expr_in_scope(op->value, scope));
+        op->body.accept(this);
     }
 
 protected:
@@ -61,17 +141,14 @@ protected:
         IRVisitor::visit(op);
         if (only != Reads && op->name == func) include_args(op->args);
     }
-    void visit(const LetStmt *op) override {
-        op->value.accept(this);
-        ScopedBinding<Interval> bind(scope, op->name, bounds_of_expr_in_scope(op->value, scope));
-        op->body.accept(this);
-    }
-    void visit(const Let *op) override {
-        op->value.accept(this);
-        ScopedBinding<Interval> bind(scope, op->name, bounds_of_expr_in_scope(op->value, scope));
-        op->body.accept(this);
-    }
+    void visit(const LetStmt *op) override { visit_let(op); }
+    void visit(const Let *op) override { visit_let(op); }
     void visit(const For *op) override {
+        if (!holders.holders.count(op)) return;
+        if (!holders.needed.count(op->name)) {
+            op->body.accept(this);
+            return;
+        }
         Interval lo = bounds_of_expr_in_scope(simplify(op->min), scope);
         Interval hi = bounds_of_expr_in_scope(simplify(sub(add(op->min, op->extent), 1)), scope);
         ScopedBinding<Interval> bind(scope, op->name, Interval(lo.min, hi.max));
@@ -80,7 +157,11 @@ protected:
 
 public:
     Box box;
-    explicit Footprint(const std::string &f, Accesses a = ReadsAndWrites) : func(f), only(a) {}
+    Footprint(const Stmt &s, const std::string &f, Accesses a = ReadsAndWrites)
+        : func(f), only(a), holders(f) {
+        s.accept(&holders);
+        s.accept(this);
+    }
 };
 
 /** A loop body as a later iteration than the first runs it: the sliding
@@ -114,9 +195,7 @@ public:
 };
 
 bool reads_within_writes(const Stmt &body, const std::string &func) {
-    Footprint reads(func, Footprint::Reads), writes(func, Footprint::Writes);
-    body.accept(&reads);
-    body.accept(&writes);
+    Footprint reads(body, func, Footprint::Reads), writes(body, func, Footprint::Writes);
     if (reads.box.empty()) return true;
     if (writes.box.size() != reads.box.size()) return false;
     for (size_t d = 0; d < reads.box.size(); d++) {
@@ -150,10 +229,9 @@ class FindFolds : public IRVisitor {
     const std::string &func;
     const TouchIndex &index;
     int total;
-    int seen = 0;                     // accesses visited: after the last, no loop can hold them all
-    bool pure;                        // no update definitions: every write is a dense produce loop
-    Scope<Interval> loops;            // enclosing loops, for bounding footprints
-    bool outer_self_contained = true; // every loop around here keeps its values to itself
+    int seen = 0;          // accesses visited: after the last, no loop can hold them all
+    bool pure;             // no update definitions: every write is a dense produce loop
+    Scope<Interval> loops; // enclosing loops, for bounding footprints
 
     static bool monotonic(const Expr &lo, const Expr &hi, const std::string &v) {
         auto step = [&](const Expr &e) {
@@ -166,8 +244,7 @@ class FindFolds : public IRVisitor {
     }
 
     void consider(const For *op) {
-        Footprint fp(func);
-        op->body.accept(&fp);
+        Footprint fp(op->body, func);
         if (fp.box.empty()) return;
         for (size_t d = 0; d < fp.box.size(); d++) {
             if (candidates.count(d)) continue;
@@ -219,18 +296,38 @@ protected:
         // sliding along an outer loop reads rows an earlier iteration of
         // that loop wrote, which a fold along the inner loop would have
         // overwritten (LOOM_TEST_SEED=614777666 LOOM_TEST_ONLY=5 of the
-        // random schedule test).
-        bool serial = op->for_type == ForType::Serial;
-        bool deeper_ok = pure && outer_self_contained;
-        if (serial && (loops.empty() || deeper_ok) && count_accesses(op->body, func) == total) {
+        // random schedule test). A loop entered after an access holds not
+        // all of them; the checks run cheapest first, and whether a loop
+        // keeps its values to itself only once a loop inside it asks.
+        if (op->for_type == ForType::Serial && seen == 0 &&
+            count_accesses(op->body, func) == total &&
+            (enclosing.empty() || enclosing_self_contained())) {
             consider(op);
         }
-        bool was_contained = outer_self_contained;
-        outer_self_contained = deeper_ok && serial && self_contained(op, func);
+        enclosing.push_back({op, -1});
         ScopedBinding<Interval> bind(loops, op->name,
                                      Interval(op->min, simplify(sub(add(op->min, op->extent), 1))));
         op->body.accept(this);
-        outer_self_contained = was_contained;
+        enclosing.pop_back();
+    }
+
+    /** The loops around here inside the storage, each with whether it keeps
+     * its values to itself (-1: not asked yet). */
+    struct Enclosing {
+        const For *loop;
+        int self_contained;
+    };
+    std::vector<Enclosing> enclosing;
+
+    bool enclosing_self_contained() {
+        if (!pure) return false;
+        for (const Enclosing &e : enclosing)
+            if (e.loop->for_type != ForType::Serial) return false;
+        for (Enclosing &e : enclosing) {
+            if (e.self_contained < 0) e.self_contained = self_contained(e.loop, func);
+            if (!e.self_contained) return false;
+        }
+        return true;
     }
 
 public:
