@@ -1,5 +1,6 @@
 // perf_apps' Loom side: the apps of app_list.inc built against Loom.
 
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <type_traits>
@@ -52,6 +53,10 @@ void tune_if_asked(Built<G> &b, B &output, const std::string &autoscheduler) {
     options.use_cache = false;
     loom::AutotuneResult r = loom::autotune(b.pipeline, loom::Realization({output}), options);
     b.choose_ms = r.tuning_seconds * 1000;
+    // LOOM_PERF_PRINT_TUNED=1 prints the winner, to compare with the hand schedule.
+    if (const char *p = std::getenv("LOOM_PERF_PRINT_TUNED"); p && *p == '1')
+        std::fprintf(stderr, "tuned (%d trials, %.1f s):\n%s\n", r.trials, r.tuning_seconds,
+                     r.schedule_source.c_str());
 }
 
 template <typename In, typename B> void set_buffer(In &input, const B &buffer) {

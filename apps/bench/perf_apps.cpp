@@ -24,7 +24,8 @@
 // built-in one ("loom", the generator param autoscheduler=Loom), Loom's
 // empirical autotuner ("tuned": loom::autotune on the real buffers from no
 // schedule, LOOM_PERF_TUNE_SECONDS of budget per app, default 60, no tuning
-// cache; its "chosen in" is the tuning time) and, with
+// cache; its "chosen in" is the tuning time; LOOM_PERF_PRINT_TUNED=1 prints
+// the winner's schedule) and, with
 // Halide, Halide 14's plugins "mullapudi" (Mullapudi2016) and "adams"
 // (Adams2019), each choosing from the generators' estimates with the hand
 // schedule() stepping aside. --auto=loom,mullapudi picks some (Adams2019
