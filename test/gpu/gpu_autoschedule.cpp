@@ -14,6 +14,7 @@
 
 #include "Loom.h"
 #include "autoschedule/HeuristicScheduler.h"
+#include "common/MatrixProduct.h"
 #include "common/RandomPipelines.h"
 #include "common/ScheduleRoundTrip.h"
 #include "gpu_test_util.h"
@@ -123,25 +124,9 @@ TEST_CASE("GPU autoschedule: a matrix product keeps each thread's sums in regist
           "[gpu][autoschedule]") {
     // 160x72 is more than one 128x64 tile and not a multiple of it.
     const int N = 160, M = 72, K = 37;
-    Buffer<float> A(K, M), B(N, K);
-    for (int j = 0; j < M; j++)
-        for (int q = 0; q < K; q++) A(q, j) = float((q * 3 + j * 5) % 17) - 8.0f;
-    for (int q = 0; q < K; q++)
-        for (int i = 0; i < N; i++) B(i, q) = float((i * 7 + q) % 13) - 6.0f;
-    auto product = [&] {
-        Var x("x"), y("y");
-        RDom k(0, K, "k");
-        Func prod("prod"), out("out");
-        prod(x, y) = 0.0f;
-        prod(x, y) += A(k, y) * B(x, k);
-        out(x, y) = prod(x, y);
-        return Pipeline(out);
-    };
-    auto reference = [&](int i, int j) {
-        float s = 0; // small integers: every order of the sum is exact
-        for (int q = 0; q < K; q++) s += A(q, j) * B(i, q);
-        return s;
-    };
+    loom_test::MatrixProduct mp(N, M, K);
+    auto product = [&] { return mp.pipeline(); };
+    auto reference = [&](int i, int j) { return mp.reference(i, j); };
     Pipeline p = product();
     AutoSchedulerResults r = p.apply_autoscheduler({N, M}, gpu_target());
     INFO(r.schedule_source);
