@@ -163,7 +163,8 @@ TEST_CASE("autoschedule: an intermediate's own sizes choose its strips", "[autos
     // Read through min(), it is computed at root. It had no sizes of its
     // own: its unknown channel dimension was taken for the strips, and it
     // ran as one task.
-    check_halves(true, {"halves.compute_root().split(y, yo, yi", "reorder(x_vi, x, c, yi, yo)"});
+    check_halves(true,
+                 {"halves.compute_root().split(y, yo, yi", "reorder(x_vi, ci, x, co, yi, yo)"});
 }
 
 TEST_CASE("autoschedule: a Func read at scaled coordinates goes per strip", "[autoschedule]") {
@@ -407,4 +408,43 @@ TEST_CASE("autoschedule: an output's channels with their own formulas are comput
                     REQUIRE(int(got(i, j, k)) == want(i, j, std::min(k, 2)));
                 }
     }
+}
+
+TEST_CASE("autoschedule: small dimensions past x and y are unrolled inside x", "[autoschedule]") {
+    // A colour matrix (camera_pipe's correction in small): every output
+    // colour c reads the same three input channels, so each vector of x
+    // computes the three colours together and loads the inputs once. c is
+    // not compared (no mux), which the rule for channels used to need.
+    const int W = 61, H = 23;
+    Buffer<int16_t> in(W, H, 3);
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < H; j++)
+            for (int i = 0; i < W; i++) in(i, j, k) = int16_t((i * 31 + j * 17 + k * 101) % 1000);
+    Buffer<int16_t> matrix(3, 3);
+    for (int c = 0; c < 3; c++)
+        for (int k = 0; k < 3; k++) matrix(k, c) = int16_t((c == k ? 200 : 20) - 10 * k);
+    Var x("x"), y("y"), c("c");
+    Func mixed("mixed"), out("out");
+    auto term = [&](int k) { return cast<int32_t>(matrix(k, c)) * in(x, y, k); };
+    mixed(x, y, c) = (term(0) + term(1) + term(2)) >> 8;
+    out(x, y, c) = cast<int16_t>(mixed(x, y, c) + mixed(x, y, c) / 4);
+    Pipeline p(out);
+    AutoSchedulerResults res = p.apply_autoscheduler({W, H, 3}, get_jit_target_from_environment());
+    INFO(res.schedule_source);
+    CHECK(has(res.schedule_source, ".split(c, co, ci, 3, TailStrategy::GuardWithIf)"));
+    CHECK(has(res.schedule_source, ".unroll(ci)"));
+    CHECK(loom_test::schedule_round_trip_problem(p) == "");
+    auto want = [&](int i, int j, int k) {
+        int m = 0;
+        for (int q = 0; q < 3; q++) m += matrix(q, k) * in(i, j, q);
+        m >>= 8;
+        return int16_t(m + m / 4);
+    };
+    Buffer<int16_t> got = p.realize({W, H, 3});
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < H; j++)
+            for (int i = 0; i < W; i++) {
+                INFO("x " << i << " y " << j << " c " << k);
+                REQUIRE(got(i, j, k) == want(i, j, k));
+            }
 }

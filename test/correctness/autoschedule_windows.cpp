@@ -187,8 +187,8 @@ TEST_CASE("autoschedule: Funcs read at x plus a window's RVar are stencils", "[a
     INFO(r.schedule_source);
     CHECK(has(r.schedule_source, "soft.compute_at(out, yo)"));
     CHECK(has(r.schedule_source, "sums.compute_at(out, yo)"));
-    // No select on c: the channels are not unrolled.
-    CHECK(!has(r.schedule_source, "bound(c"));
+    // Its two channels are unrolled inside x, sharing the reads of soft.
+    CHECK(has(r.schedule_source, "sums.compute_at(out, yo).bound(c, 0, 2)"));
     CHECK(loom_test::schedule_round_trip_problem(p) == "");
 
     auto at = [&](int i, int j, int k) { return in(clamp_to(i, W), clamp_to(j, H), k); };
@@ -266,8 +266,10 @@ TEST_CASE("autoschedule: a sum read at coordinates that follow the reader's rows
     auto first = [&](Expr v) { return cast<int>(floor((cast<float>(v) + 0.5f) / s)) - 1; };
     RDom tap(0, T, "tap");
     // A table of weights per output column and tap (normalized over the
-    // taps), the same for every strip of rows: computed once, at root (per
-    // strip it was recomputed).
+    // taps), the same for every strip of rows: never recomputed per strip.
+    // With the channels of its reader unrolled inside x it is inlined there,
+    // computed once per row for all channels (apps/resize's heuristic
+    // schedule, which does the same, went from 12.3 to 10.2 ms on AMD EPYC).
     Var k("k");
     Func weight("weight"), across("across"), down("down"), out("out");
     auto distance = [&](Expr v, Expr t) {
@@ -288,7 +290,8 @@ TEST_CASE("autoschedule: a sum read at coordinates that follow the reader's rows
     AutoSchedulerResults r = p.apply_autoscheduler({OW, OH, C}, get_jit_target_from_environment());
     INFO(r.schedule_source);
     CHECK(has(r.schedule_source, "across.compute_at(out, yo)"));
-    CHECK(has(r.schedule_source, "weight.compute_root()"));
+    CHECK(!has(r.schedule_source, "weight.compute_at("));
+    CHECK(has(r.schedule_source, "across.compute_at(out, yo).bound(c, 0, 2)"));
     CHECK(has(r.schedule_source, "down.compute_at(out, yo)"));
     CHECK(loom_test::schedule_round_trip_problem(p) == "");
 
