@@ -1015,9 +1015,11 @@ class Heuristic {
         int bits = function.output_types().empty() ? 32 : function.output_types()[0].bits();
         const int lanes = opts_.gpu_vector > 0 ? opts_.gpu_vector : std::max(1, 32 / bits);
         const int rows = std::max(1, opts_.gpu_rows);
+        int v = 1, r = 1; // what the root's sizes allow of them
         if (args.size() >= 2) {
             Var y(args[1]), yo(fresh(function, args[1] + "o")), yi(fresh(function, args[1] + "i"));
-            int v = size_for(0, lanes), r = size_for(1, rows);
+            v = size_for(0, lanes);
+            r = size_for(1, rows);
             int tx = size_for(0, std::max(1, opts_.gpu_tile_x) * v) / v;
             int ty = size_for(1, std::max(1, opts_.gpu_tile_y) * r) / r;
             TailStrategy tail = extent(0) >= tx * v && extent(1) >= ty * r
@@ -1068,14 +1070,18 @@ class Heuristic {
             // As many values per thread as the root's (apps/blur's staged
             // blur_x): one thread each, 32x8 threads with 4 rows each would
             // stage 32x34 values, more threads than a CUDA block may have.
+            // Guarded: a member's region per block may be narrower than the
+            // factor (read at x / 2), and shifted inwards it would read
+            // before its inputs.
             if (ma.size() >= 2 && args.size() >= 2) {
-                if (lanes > 1) {
+                const TailStrategy guard = TailStrategy::GuardWithIf;
+                if (v > 1) {
                     Var mv(fresh(mi.func, ma[0] + "v"));
-                    mf.split(Var(ma[0]), Var(ma[0]), mv, lanes).vectorize(mv);
+                    mf.split(Var(ma[0]), Var(ma[0]), mv, v, guard).vectorize(mv);
                 }
-                if (rows > 1) {
+                if (r > 1) {
                     Var mr(fresh(mi.func, ma[1] + "r"));
-                    mf.split(Var(ma[1]), Var(ma[1]), mr, rows).unroll(mr);
+                    mf.split(Var(ma[1]), Var(ma[1]), mr, r, guard).unroll(mr);
                 }
             }
             spread_over_threads(mf, ma);

@@ -207,9 +207,12 @@ TEST_CASE("GPU autoschedule: several outputs per thread, vectors across x and ro
         const char *root, *member;
     };
     for (Case c :
-         {Case{0, 1, ".split(xi, xi, xv, 2)", "blur_x.compute_at(out, xo).split(x, x, xv, 2)"},
-          Case{4, 2, ".split(yi, yi, yr, 2)", "blur_x.compute_at(out, xo).split(x, x, xv, 4)"},
-          Case{1, 4, ".split(yi, yi, yr, 4)", "blur_x.compute_at(out, xo).split(y, y, yr, 4)"}}) {
+         {Case{0, 1, ".split(xi, xi, xv, 2)",
+               "blur_x.compute_at(out, xo).split(x, x, xv, 2, TailStrategy::GuardWithIf)"},
+          Case{4, 2, ".split(yi, yi, yr, 2)",
+               "blur_x.compute_at(out, xo).split(x, x, xv, 4, TailStrategy::GuardWithIf)"},
+          Case{1, 4, ".split(yi, yi, yr, 4)",
+               "blur_x.compute_at(out, xo).split(y, y, yr, 4, TailStrategy::GuardWithIf)"}}) {
         Pipeline p = blur();
         Internal::HeuristicOptions o = Internal::heuristic_options(gpu_target(), {});
         o.gpu_vector = c.lanes;
@@ -236,5 +239,36 @@ TEST_CASE("GPU autoschedule: several outputs per thread, vectors across x and ro
         p.realize(o16, gpu_target());
         o16.copy_to_host();
         gpu_test::check_2d(o16, reference);
+    }
+}
+
+TEST_CASE("GPU autoschedule: outputs per thread on outputs smaller than a vector",
+          "[gpu][autoschedule]") {
+    // A member read at half the output's x (its region narrower than the
+    // root's tile) and outputs of 1x1 to 5x3, with 4 lanes and 4 rows per
+    // thread: every split must stay inside the buffers and give the C++
+    // result.
+    Buffer<uint16_t> in(8, 8);
+    for (int j = 0; j < 8; j++)
+        for (int i = 0; i < 8; i++) in(i, j) = uint16_t(i * 37 + j * 101);
+    for (auto [w, h] : {std::pair<int, int>{1, 1}, {3, 2}, {5, 3}}) {
+        INFO(w << "x" << h);
+        Var x("x"), y("y");
+        Func half("half"), out("out");
+        half(x, y) = in(x, y) / 2 + in(x, y + 1) / 2;
+        out(x, y) = half(x / 2, y) + half(x / 2 + 1, y + 1) / 3;
+        Pipeline p(out);
+        Internal::HeuristicOptions o = Internal::heuristic_options(gpu_target(), {});
+        o.gpu_vector = 4;
+        o.gpu_rows = 4;
+        Internal::heuristic_schedule(p, o, {{w, h}});
+        INFO(PipelineSchedule::of(p).to_cpp());
+        Buffer<uint16_t> got(w, h);
+        p.realize(got, gpu_target());
+        got.copy_to_host();
+        auto half_at = [&](int i, int j) { return uint16_t(in(i, j) / 2 + in(i, j + 1) / 2); };
+        gpu_test::check_2d(got, [&](int i, int j) {
+            return uint16_t(half_at(i / 2, j) + half_at(i / 2 + 1, j + 1) / 3);
+        });
     }
 }
