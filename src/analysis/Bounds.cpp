@@ -203,7 +203,7 @@ private:
                 lo.defined() && hi.defined() &&
                 (!is_integer(to) || !is_integer(from) ||
                  (int_const(v.min, x) && fits(x, to) && int_const(v.max, x) && fits(x, to)));
-            result = exact ? Interval(lo, hi) : type_range(to);
+            result = exact ? Interval(lo, hi) : opaque_range(to);
             return;
         }
         // Conversions to floats round, but never out of order.
@@ -236,7 +236,11 @@ private:
             result = Interval(end(v.min), end(v.max));
             return;
         }
-        result = type_range(to);
+        // A conversion that may wrap or saturate (a float of unknown range to
+        // int32: a histogram's bin from the data) is as unknown as a load of
+        // that type. Its type's whole range would make 32-bit regions whose
+        // extents wrap to nothing (a buffer written at -2^31 + 1).
+        result = opaque_range(to);
     }
 
     void visit(const Reinterpret *op) override { result = opaque_range(op->type); }

@@ -130,3 +130,35 @@ TEST_CASE("rfactor after scheduling pure Vars of the update is an error", "[erro
     CHECK_THROWS_WITH(g.update(0).rfactor(r.y, u),
                       Contains("rf_split_away") && Contains("not a dimension") && Contains(".ro"));
 }
+
+TEST_CASE("a scatter to bins the data chooses without a bound asks for a clamp",
+          "[error][reductions]") {
+    // A float of unknown range converted to int32 bounded the bins by
+    // int32's whole range, whose 32-bit extent wrapped to zero: the
+    // histogram was allocated empty and written at -2^31 + 1 (a crash).
+    Buffer<float> values(64);
+    Buffer<int32_t> indices(64);
+    for (int i = 0; i < 64; i++) {
+        values(i) = float(i % 8) / 8.0f;
+        indices(i) = i % 8;
+    }
+    Var x("x");
+    RDom r(0, 64, "r");
+    auto histogram = [&](const std::string &name, Expr bin) {
+        Func h(name), out(name + "_out");
+        h(x) = 0;
+        h(bin) += 1;
+        out(x) = h(x) * 2;
+        return out;
+    };
+    CHECK_THROWS_WITH(histogram("from_floats", cast<int>(values(r) * 8.0f)).realize({8}),
+                      Contains("Func from_floats") && Contains("without a bound") &&
+                          Contains("dimension 0 (x)") && Contains("clamp the coordinates"));
+    CHECK_THROWS_WITH(histogram("from_ints", indices(r)).realize({8}),
+                      Contains("Func from_ints") && Contains("clamp the coordinates"));
+    // Clamped, both count each bin's 8 values.
+    for (Expr bin : {cast<int>(clamp(values(r), 0.0f, 1.0f) * 8.0f), clamp(indices(r), 0, 7)}) {
+        Buffer<int> counts = histogram("clamped", bin).realize({8});
+        for (int i = 0; i < 8; i++) CHECK(counts(i) == 16);
+    }
+}
