@@ -18,6 +18,13 @@ template <class G> struct Built {
     double choose_ms = 0;
 };
 
+/** LOOM_PERF_PRINT_TUNED=1 prints each automatic schedule (the heuristic's
+ * and the tuner's winner), to compare with the hand schedule. */
+bool print_schedules() {
+    const char *p = std::getenv("LOOM_PERF_PRINT_TUNED");
+    return p && *p == '1';
+}
+
 /** The generator param "autoscheduler" makes schedule() step aside and
  * build_pipeline() run that auto-scheduler on the outputs' estimates; the
  * pipeline records the time it took. */
@@ -30,8 +37,12 @@ template <class G> Built<G> build_generator(const std::string &autoscheduler) {
     if (!autoscheduler.empty())
         b.generator->set_generator_param("autoscheduler", tuned ? "none" : autoscheduler);
     b.pipeline = b.generator->build_pipeline();
-    if (!autoscheduler.empty() && !tuned)
+    if (!autoscheduler.empty() && !tuned) {
         b.choose_ms = b.pipeline.autoscheduler_results().seconds * 1000;
+        if (print_schedules())
+            std::fprintf(stderr, "%s:\n%s\n", autoscheduler.c_str(),
+                         b.pipeline.autoscheduler_results().schedule_source.c_str());
+    }
     return b;
 }
 
@@ -53,8 +64,7 @@ void tune_if_asked(Built<G> &b, B &output, const std::string &autoscheduler) {
     options.use_cache = false;
     loom::AutotuneResult r = loom::autotune(b.pipeline, loom::Realization({output}), options);
     b.choose_ms = r.tuning_seconds * 1000;
-    // LOOM_PERF_PRINT_TUNED=1 prints the winner, to compare with the hand schedule.
-    if (const char *p = std::getenv("LOOM_PERF_PRINT_TUNED"); p && *p == '1')
+    if (print_schedules())
         std::fprintf(stderr, "tuned (%d trials, %.1f s):\n%s\n", r.trials, r.tuning_seconds,
                      r.schedule_source.c_str());
 }

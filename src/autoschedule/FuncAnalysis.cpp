@@ -145,6 +145,17 @@ bool follows_own_var(const Expr &arg, const std::string &own, const std::set<std
     return uses_own && !other;
 }
 
+bool stores_at_loaded_index(const Definition &u) {
+    bool loaded = false;
+    for (const Expr &a : u.args)
+        visit_all(a, [&](const IRNode *n) {
+            if (n->node_type != IRNodeType::Call) return;
+            const auto *c = static_cast<const Call *>(n);
+            loaded |= c->call_type == Call::Image || c->call_type == Call::Loom;
+        });
+    return loaded;
+}
+
 bool is_user_scheduled(const Function &f) {
     const FuncSchedule &s = f.schedule();
     if (!s.compute_level.is_inlined() || s.store_level_set || s.memory_type != MemoryType::Auto ||

@@ -71,6 +71,11 @@ bool var_plus_const(const Expr &e, int64_t *offset);
  * strip of the callee's. */
 bool follows_own_var(const Expr &arg, const std::string &own, const std::set<std::string> &rvars);
 
+/** Does update u store where loaded values say (a histogram's bin)? Its
+ * vectors would gather their inputs and scatter their sums lane by lane,
+ * slower than scalar code. */
+bool stores_at_loaded_index(const Definition &u);
+
 /** Has the user scheduled f in any way (placement, loops, storage)? */
 bool is_user_scheduled(const Function &f);
 

@@ -793,6 +793,8 @@ class Heuristic {
                 return std::find(loops.begin(), loops.end(), v) != loops.end();
             };
             Stage st = f.update(int(k));
+            const bool vectorizable = vw > 1 && has(args[0]) && (w < 0 || w >= vw) &&
+                                      !stores_at_loaded_index(function.updates()[k]);
             if (strip_dim >= 0 && has(args[size_t(strip_dim)])) {
                 // The parallel loop outermost: one parallel loop, not one
                 // per coordinate of the dimensions outside it.
@@ -823,8 +825,7 @@ class Heuristic {
                 for (size_t i = 0; same && i < order.size(); i++)
                     same &= order[i].name() == loops[i];
                 if (!same) st.reorder(order);
-                if (vw > 1 && has(args[0]) && (w < 0 || w >= vw))
-                    st.vectorize(x, vw, TailStrategy::GuardWithIf);
+                if (vectorizable) st.vectorize(x, vw, TailStrategy::GuardWithIf);
                 st.parallel(parallel_loop);
                 continue;
             }
@@ -837,15 +838,14 @@ class Heuristic {
                     other = int(i);
             // No pure loop worth running in parallel (a histogram, a sum over
             // a few columns): factor the reduction if it is associative.
-            bool columns = vw > 1 && has(args[0]) && (w < 0 || w >= vw) &&
-                           (w < 0 || w >= 4 * vw * std::max(1, opts_.parallelism));
+            bool columns = vectorizable && (w < 0 || w >= 4 * vw * std::max(1, opts_.parallelism));
             if (other < 0 && !columns &&
                 rfactor_for_parallelism(function, int(k), rfactor_choice(rf, ext)))
                 continue;
             auto columns_inside = [&](const Var &inner, const Var *outer) {
                 columns_inside_scan(st, function, k, inner, outer);
             };
-            if (vw > 1 && has(args[0]) && (w < 0 || w >= vw)) {
+            if (vectorizable) {
                 if (other < 0 && (w < 0 || w >= 4 * vw * std::max(1, opts_.parallelism))) {
                     Var xo(fresh(function, args[0] + "o")), xi(fresh(function, args[0] + "i"));
                     int chunk =
@@ -902,7 +902,8 @@ class Heuristic {
             Stage st = mf.update(int(k));
             if (!columns_inside_scan(st, mi.func, k, mx, nullptr))
                 offsets_outside_rows(st, mi, k, unrolled);
-            if (mvw > 1) st.vectorize(mx, mvw, TailStrategy::GuardWithIf);
+            if (mvw > 1 && !stores_at_loaded_index(mi.func.updates()[k]))
+                st.vectorize(mx, mvw, TailStrategy::GuardWithIf);
             for (size_t i : unrolled)
                 if (std::find(loops.begin(), loops.end(), mi.func.args()[i]) != loops.end())
                     st.unroll(Var(mi.func.args()[i]));
@@ -924,6 +925,9 @@ class Heuristic {
     static bool columns_inside_scan(Stage st, const Function &f, size_t k, const Var &inner,
                                     const Var *outer) {
         const Definition &u = f.updates()[k];
+        // A scatter's place depends on the RVars through the data (a
+        // histogram's bin): no step reads the last.
+        if (stores_at_loaded_index(u)) return false;
         bool scan = false;
         for (const ReductionVariable &rv : u.rvars)
             for (const Expr &a : u.args) scan |= expr_uses_var(a, rv.var);

@@ -448,3 +448,76 @@ TEST_CASE("autoschedule: small dimensions past x and y are unrolled inside x", "
                 REQUIRE(got(i, j, k) == want(i, j, k));
             }
 }
+
+TEST_CASE("autoschedule: a scatter to bins chosen by the data is not vectorized",
+          "[autoschedule]") {
+    // A bilateral grid's splat in small: each cell (x, y) adds the s x s
+    // pixels it covers into the bin their value picks, keeping their sum
+    // (c = 0) and count (c = 1); a blur along z and x reads the grid, so
+    // the splat is computed per strip. Its vectors along x gathered the
+    // pixels at stride s and scattered the sums lane by lane, 25% slower
+    // than scalar code on apps/bilateral_grid; its channels were unrolled
+    // outermost, so each pixel was loaded once per channel.
+    const int s = 4, GW = 37, GH = 19, Z = 6;
+    const int W = GW * s + 3, H = GH * s + 1;
+    Buffer<float> in(W, H);
+    for (int j = 0; j < H; j++)
+        for (int i = 0; i < W; i++) in(i, j) = float((i * 37 + j * 11) % 101) / 100.0f;
+    Var x("x"), y("y"), z("z"), c("c");
+    RDom cell(0, s, 0, s, "cell");
+    Func clamped = BoundaryConditions::repeat_edge(in);
+    Expr sample = clamp(clamped(x * s + cell.x, y * s + cell.y), 0.0f, 1.0f);
+    Expr bin = cast<int>(sample * float(Z - 1) + 0.5f);
+    Func grid("grid"), blur_z("blur_z"), blur_x("blur_x"), out("out");
+    grid(x, y, z, c) = 0.0f;
+    grid(x, y, bin, c) += select(c == 0, sample, 1.0f);
+    blur_z(x, y, z, c) = grid(x, y, z - 1, c) + 2.0f * grid(x, y, z, c) + grid(x, y, z + 1, c);
+    blur_x(x, y, z, c) =
+        blur_z(x - 1, y, z, c) + 2.0f * blur_z(x, y, z, c) + blur_z(x + 1, y, z, c);
+    out(x, y, z) = blur_x(x, y, z, 0) / (blur_x(x, y, z, 1) + 1.0f);
+    Pipeline p(out);
+    AutoSchedulerResults res =
+        p.apply_autoscheduler({GW, GH, Z}, get_jit_target_from_environment());
+    INFO(res.schedule_source);
+    size_t at = res.schedule_source.find("grid.update(0)");
+    REQUIRE(at != std::string::npos);
+    std::string update = res.schedule_source.substr(at, res.schedule_source.find('\n', at) - at);
+    CHECK(!has(update, "vectorize"));
+    CHECK(has(update, "reorder(c, x, cell_x, cell_y, y)"));
+    CHECK(loom_test::schedule_round_trip_problem(p) == "");
+
+    // The grid over x in [-1, GW] (blur_x's reach), from the clamped image.
+    auto pixel = [&](int i, int j) {
+        return in(std::min(std::max(i, 0), W - 1), std::min(std::max(j, 0), H - 1));
+    };
+    std::vector<float> g(size_t((GW + 2) * GH * Z * 2), 0.0f);
+    auto at_grid = [&](int i, int j, int k, int ch) -> float & {
+        return g[size_t((((ch * Z + k) * GH + j) * (GW + 2)) + (i + 1))];
+    };
+    for (int j = 0; j < GH; j++)
+        for (int i = -1; i <= GW; i++)
+            for (int cy = 0; cy < s; cy++)
+                for (int cx = 0; cx < s; cx++) {
+                    float v = pixel(i * s + cx, j * s + cy);
+                    int k = int(v * float(Z - 1) + 0.5f);
+                    at_grid(i, j, k, 0) += v;
+                    at_grid(i, j, k, 1) += 1.0f;
+                }
+    auto grid_at = [&](int i, int j, int k, int ch) {
+        return k < 0 || k >= Z ? 0.0f : at_grid(i, j, k, ch);
+    };
+    auto bz = [&](int i, int j, int k, int ch) {
+        return grid_at(i, j, k - 1, ch) + 2.0f * grid_at(i, j, k, ch) + grid_at(i, j, k + 1, ch);
+    };
+    auto bx = [&](int i, int j, int k, int ch) {
+        return bz(i - 1, j, k, ch) + 2.0f * bz(i, j, k, ch) + bz(i + 1, j, k, ch);
+    };
+    Buffer<float> got = p.realize({GW, GH, Z});
+    for (int k = 0; k < Z; k++)
+        for (int j = 0; j < GH; j++)
+            for (int i = 0; i < GW; i++) {
+                INFO("x " << i << " y " << j << " z " << k);
+                float want = bx(i, j, k, 0) / (bx(i, j, k, 1) + 1.0f);
+                REQUIRE(std::fabs(got(i, j, k) - want) <= 1e-4f * std::max(1.0f, std::fabs(want)));
+            }
+}
