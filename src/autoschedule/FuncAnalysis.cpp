@@ -8,6 +8,8 @@
 #include <map>
 #include <set>
 
+#include "analysis/Bounds.h"
+#include "analysis/Simplify.h"
 #include "ir/IR.h"
 #include "ir/IROperator.h"
 #include "ir/IRUtil.h"
@@ -101,6 +103,30 @@ Access arg_access(const Expr &arg, const Reach &reach, int *max_offset) {
     return offset == 0 ? Access::Pointwise : Access::Stencil;
 }
 
+/** Does a coordinate step by more than one per step of a Var (2 * x + 1,
+ * x / 2 inside a clamp)? */
+bool strided(const Expr &arg) {
+    bool found = false;
+    visit_all(arg, [&](const IRNode *n) {
+        const Expr *a = nullptr, *b = nullptr;
+        if (n->node_type == IRNodeType::Mul) {
+            a = &static_cast<const Mul *>(n)->a;
+            b = &static_cast<const Mul *>(n)->b;
+        } else if (n->node_type == IRNodeType::Div) {
+            a = &static_cast<const Div *>(n)->a;
+            b = &static_cast<const Div *>(n)->b;
+        } else {
+            return;
+        }
+        for (const Expr *k : {a, b}) {
+            auto v = as_const_int(*k);
+            const Expr &other = k == a ? *b : *a;
+            if (v && std::llabs(*v) > 1 && !is_const(other)) found = true;
+        }
+    });
+    return found;
+}
+
 Access worse(Access a, Access b) {
     return int(a) > int(b) ? a : b;
 }
@@ -183,7 +209,8 @@ PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
     for (const Function &f : funcs_in_order) {
         FuncInfo &self = info.funcs.at(f.name());
         std::map<std::string, std::map<size_t, std::set<int64_t>>> constants_read;
-        Reach reach; // of the definition being scanned
+        Reach reach;                // of the definition being scanned
+        Scope<Interval> coordinate; // its Vars unbounded, its RVars over their ranges
         auto scan = [&](const Expr &e) {
             // Coordinates (the arguments of loads and Func calls) are index
             // arithmetic, not work done per value, and are computed once
@@ -212,7 +239,14 @@ PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
                 }
                 if (n->node_type != IRNodeType::Call) return;
                 const auto *c = static_cast<const Call *>(n);
-                if (c->call_type == Call::Image) self.reads_images = true;
+                if (c->call_type == Call::Image) {
+                    self.reads_images = true;
+                    if (!c->args.empty() && strided(c->args[0])) self.strided_image_reads = true;
+                    for (const Expr &a : c->args)
+                        if (!self.unclamped_image_reads &&
+                            !bounds_of_expr_in_scope(a, coordinate).is_bounded())
+                            self.unclamped_image_reads = true;
+                }
                 if (c->call_type == Call::Image || c->call_type == Call::Loom) self.calls++;
                 if (c->call_type != Call::Loom || !c->func.defined() || c->func.same_as(f)) return;
                 auto it = info.funcs.find(c->func.name());
@@ -257,7 +291,12 @@ PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
         };
         auto scan_def = [&](const Definition &d, bool update) {
             reach.clear();
+            coordinate = Scope<Interval>();
+            for (const std::string &a : f.args()) coordinate.push(a, Interval::everything());
             for (const ReductionVariable &rv : d.rvars) {
+                coordinate.push(rv.var,
+                                Interval(rv.min, simplify(Sub::make(Add::make(rv.min, rv.extent),
+                                                                    make_one(rv.extent.type())))));
                 auto lo = as_const_int(rv.min), ext = as_const_int(rv.extent);
                 if (lo && ext && *ext > 0)
                     reach[rv.var] = std::max(std::llabs(*lo), std::llabs(*lo + *ext - 1));

@@ -47,6 +47,13 @@ struct FuncInfo {
      * constant (clamped, interleaved, halved): a consumer's vector of it
      * would gather from them. */
     std::set<std::string> sparse_reads;
+    /** It reads an image at a stride along x (2 * x + c % 2: a plane of a
+     * mosaic): a consumer's vector of it would gather from the image. */
+    bool strided_image_reads = false;
+    /** It reads an image at coordinates that follow its Vars unclamped
+     * (in(x, y), not a boundary condition's in(clamp(x, 0, w - 1), ...)):
+     * computed over more than its consumers need, it reads outside. */
+    bool unclamped_image_reads = false;
     int calls = 0; // calls to Funcs and images in its definitions
     bool is_output = false;
     bool has_updates = false;

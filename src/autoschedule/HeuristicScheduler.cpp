@@ -225,6 +225,49 @@ class Heuristic {
         return ok;
     }
 
+    /** Does a strip of each (stored) consumer's rows read a strip of
+     * name's? Every coordinate follows the consumer's Var at its position
+     * through any arithmetic (clamp(x, 0, w - 1) / 2), or indexes a small
+     * dimension of name by a formula of the consumer's Vars (a mosaic's
+     * site px % 2 + 2 * (py % 2)), where the strip computes all of it.
+     * Loads in a coordinate (data-dependent reads) never do. */
+    bool reads_follow_strips(const std::string &name) const {
+        const FuncInfo &p = fi(name);
+        std::vector<int> guess = guessed_sizes(name);
+        bool ok = !p.consumers.empty();
+        for (const std::string &cn : p.consumers) {
+            if (placement_.at(cn) == "inline") return false;
+            const FuncInfo &c = fi(cn);
+            auto check = [&](const Expr &v, const std::set<std::string> &rvars) {
+                visit_all(v, [&](const IRNode *n) {
+                    if (n->node_type != IRNodeType::Call) return;
+                    const auto *call = static_cast<const Call *>(n);
+                    if (call->call_type != Call::Loom || call->name != name) return;
+                    for (size_t i = 0; i < call->args.size(); i++) {
+                        const Expr &a = call->args[i];
+                        int64_t offset = 0;
+                        bool loads = false;
+                        visit_all(
+                            a, [&](const IRNode *m) { loads |= m->node_type == IRNodeType::Call; });
+                        bool follows =
+                            i < c.func.args().size() && follows_own_var(a, c.func.args()[i], rvars);
+                        if (!is_const(a) && !var_plus_const(a, &offset) && !follows &&
+                            (loads || !is_small(guess, i)))
+                            ok = false;
+                    }
+                });
+            };
+            for (const Expr &v : c.func.definition().values) check(v, {});
+            for (const Definition &u : c.func.updates()) {
+                std::set<std::string> rvars;
+                for (const ReductionVariable &rv : u.rvars) rvars.insert(rv.var);
+                for (const Expr &v : u.values) check(v, rvars);
+                for (const Expr &a : u.args) check(a, rvars);
+            }
+        }
+        return ok;
+    }
+
     /** The groups each Func's uses fall in (through inlined Funcs). */
     std::set<std::string> groups_using(const std::string &name) const {
         std::set<std::string> out;
@@ -272,6 +315,22 @@ class Heuristic {
 
     /** Does computing name read a Buffer or ImageParam, itself or through
      * the Funcs inlined into it? */
+    /** Does computing name over more than its consumers need make some Func
+     * read an image outside it: name, or a Func it reads, directly or not,
+     * reading one at unclamped coordinates? */
+    bool overcompute_reads_outside(const std::string &name) const {
+        std::set<std::string> seen;
+        std::vector<std::string> todo{name};
+        while (!todo.empty()) {
+            std::string n = todo.back();
+            todo.pop_back();
+            if (!seen.insert(n).second) continue;
+            if (fi(n).unclamped_image_reads) return true;
+            for (const std::string &p : fi(n).producers) todo.push_back(p);
+        }
+        return false;
+    }
+
     bool touches_images(const std::string &name) const {
         if (fi(name).reads_images) return true;
         for (const std::string &p : fi(name).producers)
@@ -585,10 +644,11 @@ class Heuristic {
                 continue;
             }
             // A cheap Func that gathers from another Func (an interleave of
-            // planes) and is read at several offsets (a stencil) is stored
-            // per strip, so that the stencil's vectors read it densely.
+            // planes) or from an image at a stride (a mosaic's plane) and is
+            // read at several offsets (a stencil) is stored per strip, so
+            // that the stencil's vectors read it densely.
             std::set<std::string> groups = groups_using(*it);
-            bool gathers = false; // from a Func that is not a cheap wrapper
+            bool gathers = f.strided_image_reads; // or from a Func, not a cheap wrapper
             for (const std::string &p : f.sparse_reads)
                 gathers |= fi(p).cost > cheap_cost || fi(p).calls > 1;
             if (gathers && a == Access::Stencil) {
@@ -608,8 +668,8 @@ class Heuristic {
                 placement_[*it] = "inline";
                 continue;
             }
-            if (a != Access::Other && groups.size() == 1 && !fi(*groups.begin()).user_scheduled &&
-                !fi(*groups.begin()).has_updates) {
+            if ((a != Access::Other || reads_follow_strips(*it)) && groups.size() == 1 &&
+                !fi(*groups.begin()).user_scheduled && !fi(*groups.begin()).has_updates) {
                 placement_[*it] = *groups.begin();
                 continue;
             }
@@ -888,8 +948,9 @@ class Heuristic {
         // so nothing outside a buffer is read, and bounds inference stays
         // cheap along long chains of vectorized stages (with shifted or
         // guarded tails it grows several-fold per stage today).
-        TailStrategy tail = mi.has_updates       ? TailStrategy::GuardWithIf
-                            : !touches_images(m) ? TailStrategy::RoundUp
+        TailStrategy tail = mi.has_updates ? TailStrategy::GuardWithIf
+                            : !touches_images(m) && !overcompute_reads_outside(m)
+                                ? TailStrategy::RoundUp
                             : known_width >= mvw ? TailStrategy::ShiftInwards
                                                  : TailStrategy::GuardWithIf;
         if (mvw > 1) mf.vectorize(mx, mvw, tail);
