@@ -211,6 +211,11 @@ PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
         std::map<std::string, std::map<size_t, std::set<int64_t>>> constants_read;
         Reach reach;                // of the definition being scanned
         Scope<Interval> coordinate; // its Vars unbounded, its RVars over their ranges
+        auto bounded_coordinates = [&](const Call *c) {
+            for (const Expr &a : c->args)
+                if (!bounds_of_expr_in_scope(a, coordinate).is_bounded()) return false;
+            return true;
+        };
         auto scan = [&](const Expr &e) {
             // Coordinates (the arguments of loads and Func calls) are index
             // arithmetic, not work done per value, and are computed once
@@ -242,16 +247,16 @@ PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
                 if (c->call_type == Call::Image) {
                     self.reads_images = true;
                     if (!c->args.empty() && strided(c->args[0])) self.strided_image_reads = true;
-                    for (const Expr &a : c->args)
-                        if (!self.unclamped_image_reads &&
-                            !bounds_of_expr_in_scope(a, coordinate).is_bounded())
-                            self.unclamped_image_reads = true;
+                    if (!self.unclamped_image_reads && !bounded_coordinates(c))
+                        self.unclamped_image_reads = true;
                 }
                 if (c->call_type == Call::Image || c->call_type == Call::Loom) self.calls++;
                 if (c->call_type != Call::Loom || !c->func.defined() || c->func.same_as(f)) return;
                 auto it = info.funcs.find(c->func.name());
                 if (it == info.funcs.end()) return;
                 FuncInfo &callee = it->second;
+                if (!self.unclamped_callees.count(callee.func.name()) && !bounded_coordinates(c))
+                    self.unclamped_callees.insert(callee.func.name());
                 if (std::find(callee.consumers.begin(), callee.consumers.end(), f.name()) ==
                     callee.consumers.end())
                     callee.consumers.push_back(f.name());

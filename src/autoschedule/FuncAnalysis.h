@@ -54,6 +54,8 @@ struct FuncInfo {
      * (in(x, y), not a boundary condition's in(clamp(x, 0, w - 1), ...)):
      * computed over more than its consumers need, it reads outside. */
     bool unclamped_image_reads = false;
+    /** The Funcs it reads so (computed over more, so are they). */
+    std::set<std::string> unclamped_callees;
     int calls = 0; // calls to Funcs and images in its definitions
     bool is_output = false;
     bool has_updates = false;

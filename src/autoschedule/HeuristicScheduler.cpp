@@ -316,8 +316,9 @@ class Heuristic {
     /** Does computing name read a Buffer or ImageParam, itself or through
      * the Funcs inlined into it? */
     /** Does computing name over more than its consumers need make some Func
-     * read an image outside it: name, or a Func it reads, directly or not,
-     * reading one at unclamped coordinates? */
+     * read an image outside it: name, or a Func it reads at unclamped
+     * coordinates, directly or not, reading one at unclamped coordinates?
+     * (A boundary condition's clamp stops the search.) */
     bool overcompute_reads_outside(const std::string &name) const {
         std::set<std::string> seen;
         std::vector<std::string> todo{name};
@@ -326,7 +327,7 @@ class Heuristic {
             todo.pop_back();
             if (!seen.insert(n).second) continue;
             if (fi(n).unclamped_image_reads) return true;
-            for (const std::string &p : fi(n).producers) todo.push_back(p);
+            for (const std::string &p : fi(n).unclamped_callees) todo.push_back(p);
         }
         return false;
     }
