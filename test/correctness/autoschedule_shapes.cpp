@@ -582,3 +582,33 @@ TEST_CASE("autoschedule: a mosaic's planes are stored per strip and its quads co
             REQUIRE(got(i, j) == uint16_t(quad(i / 2, j / 2, i % 2 + 2 * (j % 2)) + 1));
         }
 }
+
+TEST_CASE("autoschedule: a table of quotients by unknown divisors is stored, not inlined",
+          "[autoschedule]") {
+    // As lens_blur's share of a circle, 65536 / area(k), read per pixel at
+    // a radius from the data: a few operations, but an integer division by
+    // a value not known at compile time divides lane by lane. Inlined, it
+    // cost lens_blur 10%.
+    const int W = 83, H = 29;
+    Buffer<uint8_t> in(W, H);
+    for (int j = 0; j < H; j++)
+        for (int i = 0; i < W; i++) in(i, j) = uint8_t((i * 13 + j * 7) % 11);
+    Buffer<int> areas(9);
+    for (int i = 0; i < 9; i++) areas(i) = i * 3 + 1;
+    Var x("x"), y("y"), k("k");
+    Func spread("spread"), out("out");
+    spread(k) = 65536 / areas(k);
+    out(x, y) = spread(clamp(cast<int32_t>(in(x, y)), 0, 8)) + x;
+    spread.bound(k, 0, 9);
+    Pipeline p(out);
+    AutoSchedulerResults res = p.apply_autoscheduler({W, H}, get_jit_target_from_environment());
+    INFO(res.schedule_source);
+    CHECK(has(res.schedule_source, "spread.compute_root()"));
+    CHECK(loom_test::schedule_round_trip_problem(p) == "");
+    Buffer<int> got = p.realize({W, H});
+    for (int j = 0; j < H; j++)
+        for (int i = 0; i < W; i++) {
+            INFO("x " << i << " y " << j);
+            REQUIRE(got(i, j) == 65536 / (std::min(int(in(i, j)), 8) * 3 + 1) + i);
+        }
+}
