@@ -268,6 +268,20 @@ class Heuristic {
         return ok;
     }
 
+    /** Does name compute from images alone, through cheap wrappers of them
+     * (a boundary condition), with no updates? */
+    bool reads_only_image_values(const std::string &name) const {
+        const FuncInfo &f = fi(name);
+        if (f.has_updates || f.user_scheduled) return false;
+        bool images = f.reads_images;
+        for (const std::string &p : f.producers) {
+            const FuncInfo &q = fi(p);
+            if (q.cost > cheap_cost || q.calls > 1 || !reads_only_image_values(p)) return false;
+            images = true;
+        }
+        return images;
+    }
+
     /** The groups each Func's uses fall in (through inlined Funcs). */
     std::set<std::string> groups_using(const std::string &name) const {
         std::set<std::string> out;
@@ -666,6 +680,15 @@ class Heuristic {
                            (f.reread_at_constants && f.cost > 2 * cheap_cost)) &&
                           !cheap;
             if (cheap || (a == Access::Pointwise && !reused)) {
+                placement_[*it] = "inline";
+                continue;
+            }
+            // A few operations on an image's values (a premultiplied colour)
+            // read by several groups: at root it would be written and read
+            // back whole (interpolate's finest level, 96 MB: 15% of its
+            // time); recomputed per read it costs those few operations.
+            if (groups.size() > 1 && !f.has_updates && f.cost <= max_cost_per_channel &&
+                reads_only_image_values(*it)) {
                 placement_[*it] = "inline";
                 continue;
             }
