@@ -201,28 +201,37 @@ class Heuristic {
         const std::string &strip_var = c.func.args()[size_t(strip)];
         std::set<size_t> scanned = scanned_dimensions(p.func);
         bool ok = true;
-        auto check = [&](const Expr &v, const std::set<std::string> &rvars) {
-            visit_all(v, [&](const IRNode *n) {
+        for_each_call(c, name, [&](const Call *call, const std::set<std::string> &rvars) {
+            for (size_t i = 0; i < call->args.size(); i++) {
+                const Expr &a = call->args[i];
+                int64_t offset = 0;
+                bool follows = !scanned.count(i) && i < c.func.args().size() &&
+                               follows_own_var(a, c.func.args()[i], rvars);
+                if (!is_const(a) && !var_plus_const(a, &offset) && !follows) ok = false;
+                if (scanned.count(i) && expr_uses_var(a, strip_var)) ok = false;
+            }
+        });
+        return ok;
+    }
+
+    /** Calls f(call, the RVars around it) for each call to name in reader's
+     * definitions (values, and the left-hand sides of its updates). */
+    template <typename F>
+    static void for_each_call(const FuncInfo &reader, const std::string &name, F f) {
+        auto visit = [&](const Expr &e, const std::set<std::string> &rvars) {
+            visit_all(e, [&](const IRNode *n) {
                 if (n->node_type != IRNodeType::Call) return;
                 const auto *call = static_cast<const Call *>(n);
-                if (call->call_type != Call::Loom || call->name != name) return;
-                for (size_t i = 0; i < call->args.size(); i++) {
-                    const Expr &a = call->args[i];
-                    int64_t offset = 0;
-                    bool follows = !scanned.count(i) && i < c.func.args().size() &&
-                                   follows_own_var(a, c.func.args()[i], rvars);
-                    if (!is_const(a) && !var_plus_const(a, &offset) && !follows) ok = false;
-                    if (scanned.count(i) && expr_uses_var(a, strip_var)) ok = false;
-                }
+                if (call->call_type == Call::Loom && call->name == name) f(call, rvars);
             });
         };
-        for (const Expr &v : c.func.definition().values) check(v, {});
-        for (const Definition &u : c.func.updates()) {
+        for (const Expr &v : reader.func.definition().values) visit(v, {});
+        for (const Definition &u : reader.func.updates()) {
             std::set<std::string> rvars;
             for (const ReductionVariable &rv : u.rvars) rvars.insert(rv.var);
-            for (const Expr &v : u.values) check(v, rvars);
+            for (const Expr &v : u.values) visit(v, rvars);
+            for (const Expr &a : u.args) visit(a, rvars);
         }
-        return ok;
     }
 
     /** Does a strip of each (stored) consumer's rows read a strip of
@@ -238,32 +247,20 @@ class Heuristic {
         for (const std::string &cn : p.consumers) {
             if (placement_.at(cn) == "inline") return false;
             const FuncInfo &c = fi(cn);
-            auto check = [&](const Expr &v, const std::set<std::string> &rvars) {
-                visit_all(v, [&](const IRNode *n) {
-                    if (n->node_type != IRNodeType::Call) return;
-                    const auto *call = static_cast<const Call *>(n);
-                    if (call->call_type != Call::Loom || call->name != name) return;
-                    for (size_t i = 0; i < call->args.size(); i++) {
-                        const Expr &a = call->args[i];
-                        int64_t offset = 0;
-                        bool loads = false;
-                        visit_all(
-                            a, [&](const IRNode *m) { loads |= m->node_type == IRNodeType::Call; });
-                        bool follows =
-                            i < c.func.args().size() && follows_own_var(a, c.func.args()[i], rvars);
-                        if (!is_const(a) && !var_plus_const(a, &offset) && !follows &&
-                            (loads || !is_small(guess, i)))
-                            ok = false;
-                    }
-                });
-            };
-            for (const Expr &v : c.func.definition().values) check(v, {});
-            for (const Definition &u : c.func.updates()) {
-                std::set<std::string> rvars;
-                for (const ReductionVariable &rv : u.rvars) rvars.insert(rv.var);
-                for (const Expr &v : u.values) check(v, rvars);
-                for (const Expr &a : u.args) check(a, rvars);
-            }
+            for_each_call(c, name, [&](const Call *call, const std::set<std::string> &rvars) {
+                for (size_t i = 0; i < call->args.size(); i++) {
+                    const Expr &a = call->args[i];
+                    int64_t offset = 0;
+                    bool loads = false;
+                    visit_all(a,
+                              [&](const IRNode *m) { loads |= m->node_type == IRNodeType::Call; });
+                    bool follows =
+                        i < c.func.args().size() && follows_own_var(a, c.func.args()[i], rvars);
+                    if (!is_const(a) && !var_plus_const(a, &offset) && !follows &&
+                        (loads || !is_small(guess, i)))
+                        ok = false;
+                }
+            });
         }
         return ok;
     }
