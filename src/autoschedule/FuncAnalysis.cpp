@@ -262,7 +262,15 @@ PipelineInfo analyze_pipeline(const std::vector<Function> &funcs_in_order,
                     if (!self.unclamped_image_reads && !bounded_coordinates(c))
                         self.unclamped_image_reads = true;
                 }
-                if (c->call_type == Call::Image || c->call_type == Call::Loom) self.calls++;
+                if (c->call_type == Call::Image || c->call_type == Call::Loom) {
+                    self.calls++;
+                    for (size_t i = 0; i < c->args.size(); i++) {
+                        const auto *v = c->args[i].as<Variable>();
+                        if (!is_const(c->args[i]) &&
+                            (!v || i >= f.args().size() || v->name != f.args()[i]))
+                            self.reads_at_own_point = false;
+                    }
+                }
                 if (c->call_type != Call::Loom || !c->func.defined() || c->func.same_as(f)) return;
                 auto it = info.funcs.find(c->func.name());
                 if (it == info.funcs.end()) return;

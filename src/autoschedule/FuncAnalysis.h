@@ -54,6 +54,9 @@ struct FuncInfo {
      * (in(x, y), not a boundary condition's in(clamp(x, 0, w - 1), ...)):
      * computed over more than its consumers need, it reads outside. */
     bool unclamped_image_reads = false;
+    /** Every Func and image it reads, it reads at its own Vars in their
+     * positions (or constants): f(x, y) * g(x, y). */
+    bool reads_at_own_point = true;
     /** The Funcs it reads so (computed over more, so are they). */
     std::set<std::string> unclamped_callees;
     int calls = 0; // calls to Funcs and images in its definitions

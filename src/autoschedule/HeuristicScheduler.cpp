@@ -669,7 +669,12 @@ class Heuristic {
                 placement_[*it] = ok ? *groups.begin() : "root";
                 continue;
             }
-            bool cheap = f.cost <= cheap_cost && f.calls <= 1;
+            // So is one operation on two values read at the point itself
+            // (harris' products of its gradients, inlined into their box
+            // sums: the gradients, read at the sums' offsets, are then
+            // stored per strip once, not computed in each product).
+            bool cheap =
+                f.cost <= cheap_cost && (f.calls <= 1 || (f.calls <= 2 && f.reads_at_own_point));
             // Reads at a few constant channels recompute a few operations
             // each: cheaper than a store and a load, unless the Func costs
             // more than that.
