@@ -168,11 +168,17 @@ class Tuner {
     int largest_batch_ = 0;
     int baseline_order_ = 0; // the first schedule that ran (the heuristic's)
     double first_lowering_ms_ = 0;
+    double last_batch_seconds_ = 0; // lowering, compiling and timing the last batch
     AutotuneProgress progress_;
 
     double elapsed() const { return ms_since(start_) / 1000; }
+    /** Past 80% of the budget, or where another batch as long as the last
+     * would end past 90% (local_laplacian's batches of 2 compiles took 5 s:
+     * its tuning ended at 64 s of 60), or out of trials. */
     bool out_of_budget() const {
-        return elapsed() >= o_.budget_seconds * 0.8 ||
+        const double budget = o_.budget_seconds;
+        return elapsed() >= budget * 0.8 ||
+               (budget > 0 && elapsed() + last_batch_seconds_ >= budget * 0.9) ||
                (o_.max_trials > 0 && progress_.trials >= o_.max_trials);
     }
 
@@ -570,6 +576,7 @@ public:
         int fruitless = 0;
         auto searching = [&] { return !out_of_budget() && fruitless < spent_after; };
         while (searching()) {
+            const double batch_start = elapsed();
             std::vector<Pending> batch;
             while (batch.size() < batch_size && searching()) {
                 if (queue.empty()) {
@@ -607,6 +614,7 @@ public:
                 }
                 measure(p);
             }
+            last_batch_seconds_ = elapsed() - batch_start;
             // An improvement restarts the climb around the new best.
             if (!finalists_.empty() && best_before > 0 && finalists_.front().ms < best_before)
                 queue.clear();
