@@ -120,6 +120,9 @@ public:
 class Func {
     Internal::Function func_;
     mutable Pipeline pipeline_; // built on first realize; caches the compiled code
+    /** On a wrapper made by in(): what it wraps, kept alive by this handle
+     * (the wrapper's own call of it is weak). */
+    Internal::Function wrapped_;
 
     Pipeline &pipeline() const;
 
@@ -432,6 +435,25 @@ public:
      * cannot be substituted: it is computed at the innermost loop that
      * encloses all its uses, outside any vectorized or GPU loop (as in Halide). */
     Func &compute_inline();
+
+    /** Wrappers (as Halide's): a new Func `f_in_g(args) = f(args)` that g
+     * calls instead of this Func f once the pipeline is compiled, so that
+     * the values g reads can be scheduled on their own (copied into a tile,
+     * staged in GPU shared memory, vectorized differently). Asking again for
+     * the same callers gives the same wrapper. A wrapper is a Func like any
+     * other: it can be wrapped in turn, and a caller defined after in() uses
+     * it too. */
+    Func in(const Func &f);
+    /** One wrapper shared by these callers (`f_in_g_h`). */
+    Func in(const std::vector<Func> &fs);
+    /** The global wrapper (`f_global_wrapper`): every caller that has no
+     * wrapper of its own calls it instead of this Func. */
+    Func in();
+    /** As in(f), but the wrapper (`f_clone_in_g`) is a copy of this Func,
+     * definitions and schedule as they are now, not a call of it: the same
+     * values computed twice, scheduled separately. */
+    Func clone_in(const Func &f);
+    Func clone_in(const std::vector<Func> &fs);
 
     /** The expected min and extent of the pure Var var, for auto-schedulers:
      * stored (in function().schedule().estimates), never checked or relied on. */

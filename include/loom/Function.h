@@ -17,6 +17,16 @@ namespace loom {
 namespace Internal {
 
 struct RFactorRecord;
+class Function;
+
+/** A wrapper of a Func or image (Func::in, clone_in, ImageParam::in) and the
+ * callers that use it; an empty caller name stands for every other caller
+ * (the global wrapper of in()). */
+struct WrapperEntry {
+    std::string caller;
+    IntrusivePtr<struct FunctionContents> wrapper;
+    bool clone = false; // clone_in: a copy of the Func, not a call of it
+};
 
 /** One definition of a Func: the pure one or an update. */
 struct Definition {
@@ -55,6 +65,26 @@ struct FunctionContents : RefCounted {
     /** Func::trace_loads/trace_stores/trace_realizations/add_trace_tag. */
     bool trace_loads = false, trace_stores = false, trace_realizations = false;
     std::vector<std::string> trace_tags;
+
+    /** The wrappers of this Func (or of the image when this is an
+     * ImageParam's Func), owned here so that a wrapper made in a schedule
+     * lives as long as what it wraps. The calls to them replace the calls to
+     * this Func when a pipeline is compiled (lower/WrapCalls.h). */
+    std::vector<WrapperEntry> wrappers;
+    /** On a wrapper: the Func (or ImageParam's Func) it wraps. Not owned: the
+     * wrapped Func owns its wrappers, and whatever calls a wrapper in its
+     * place keeps the wrapped Func alive (kept_alive). */
+    FunctionContents *wrapped = nullptr;
+    /** Funcs whose calls in this Func's definitions were redirected to their
+     * wrappers: kept alive, since the wrappers' own calls to them are weak. */
+    std::vector<IntrusivePtr<FunctionContents>> kept_alive;
+    /** On an ImageParam's Func: the image, whose back pointer to this Func is
+     * cleared when this Func goes. */
+    Parameter image;
+
+    FunctionContents() = default;
+    FunctionContents(const FunctionContents &) = default;
+    ~FunctionContents() override;
 };
 
 /** A fresh value for FunctionContents::version. */
@@ -72,6 +102,8 @@ class Function {
 public:
     Function() = default;
     explicit Function(const std::string &name);
+    /** A strong handle to existing contents. */
+    explicit Function(FunctionContents *contents) : strong_(contents) {}
 
     bool defined() const { return ptr() != nullptr; }
     /** Has a pure definition been given? */
@@ -125,6 +157,16 @@ public:
     /** Record a change to the definition or schedule (invalidates compiled pipelines). */
     void invalidate_cache() { ptr()->version = next_function_version(); }
     const std::vector<Parameter> &output_buffers() const { return ptr()->output_buffers; }
+
+    /** in() wrappers (see FunctionContents::wrappers). */
+    std::vector<WrapperEntry> &wrappers() { return ptr()->wrappers; }
+    const std::vector<WrapperEntry> &wrappers() const { return ptr()->wrappers; }
+    /** The wrapper a caller of this name uses: its own, else the global one
+     * (unless the caller is itself a wrapper of this Func); undefined if none. */
+    Function wrapper_for(const Function &caller) const;
+    /** On a wrapper: a strong handle to the Func it wraps; undefined otherwise. */
+    Function wrapped() const { return ptr()->wrapped ? Function(ptr()->wrapped) : Function(); }
+    bool is_wrapper() const { return ptr()->wrapped != nullptr; }
 
     bool same_as(const Function &o) const { return ptr() == o.ptr(); }
     FunctionContents *get() const { return ptr(); }

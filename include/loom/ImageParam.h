@@ -72,6 +72,14 @@ public:
      * every coordinate); the same Func each time, so it can be scheduled. */
     operator Func() const; // NOLINT: implicit, as in Halide
 
+    /** Wrappers of the image's reads (as Func::in): a Func
+     * `<name>_im_in_g(_) = image(_)` that g reads instead of the image, so
+     * the reads can be scheduled (staged into a tile or GPU shared memory). */
+    Func in(const Func &f);
+    Func in(const std::vector<Func> &fs);
+    /** The global wrapper: every reader without its own wrapper reads it. */
+    Func in();
+
     /** A read of the image at the given coordinates (`_` expands to the
      * remaining dimensions). */
     Expr operator()(const std::vector<Expr> &coords) const;

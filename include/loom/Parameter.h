@@ -12,6 +12,8 @@
 namespace loom {
 namespace Internal {
 
+struct FunctionContents;
+
 /** Constraints a user placed on one dimension of an image parameter (or of an
  * output buffer); undefined Exprs mean unconstrained. */
 struct BufferConstraint {
@@ -41,6 +43,9 @@ struct ParameterContents : RefCounted {
     bool stride0_unconstrained = false;
     /** ImageParam::trace_loads: loads from the image are traced. */
     bool trace_loads = false;
+    /** The ImageParam's Func, which holds the image's in() wrappers; not
+     * owned (the Func reads this Parameter), cleared when the Func goes. */
+    FunctionContents *image_func = nullptr;
 };
 
 /** A named scalar or buffer argument of a pipeline. */
@@ -86,6 +91,9 @@ public:
 
     bool is_tracing_loads() const { return contents->trace_loads; }
     void set_trace_loads(bool b) { contents->trace_loads = b; }
+
+    FunctionContents *image_func() const { return contents->image_func; }
+    void set_image_func(FunctionContents *f) const { contents->image_func = f; }
 
     bool same_as(const Parameter &o) const { return contents.get() == o.contents.get(); }
     const ParameterContents *get() const { return contents.get(); }

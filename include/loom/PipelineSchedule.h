@@ -45,6 +45,18 @@ public:
         /** For an intermediate made by rfactor(): the Func whose update made
          * it (applying the schedule makes it again); "" otherwise. */
         std::string rfactor_of;
+
+        /** For a wrapper made by in(), clone_in() or ImageParam::in(): the
+         * Func it wraps (for an ImageParam, the image's Func `<name>_im`),
+         * the ImageParam's name when it wraps an image, the callers it was
+         * made for ("" stands for every other caller: `in()`), and whether it
+         * is a clone. Applying the schedule makes it again. */
+        struct Wrapper {
+            std::string of, image;
+            std::vector<std::string> callers;
+            bool clone = false;
+        };
+        Wrapper wrapper; // of is "" for a Func that is not a wrapper
     };
 
     PipelineSchedule() = default;
@@ -58,7 +70,8 @@ public:
      * pipeline or has other pure Vars or another number of updates.
      * Recorded rfactor() calls are made again (updates the pipeline factored
      * otherwise are put back first), so the intermediates they create, with
-     * the recorded names, get their recorded schedules. */
+     * the recorded names, get their recorded schedules; so are recorded
+     * wrappers (in(), clone_in(), ImageParam::in()). */
     void apply(const Pipeline &pipeline) const;
 
     /** The recorded Funcs, producers first. */

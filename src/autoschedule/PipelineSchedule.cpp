@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "autoschedule/ScheduleUtil.h"
+#include "frontend/FuncWrappers.h"
 #include "frontend/RFactor.h"
 #include "ir/Error.h"
 #include "ir/IRMutator.h"
@@ -191,6 +192,12 @@ PipelineSchedule PipelineSchedule::of(const Pipeline &pipeline) {
         }
         auto by = made_by.find(f.name());
         if (by != made_by.end()) e.rfactor_of = by->second;
+        if (f.is_wrapper()) {
+            Function wrapped = f.wrapped();
+            e.wrapper.of = wrapped.name();
+            if (wrapped.get()->image.defined()) e.wrapper.image = wrapped.get()->image.name();
+            e.wrapper.callers = wrapper_callers(f, &e.wrapper.clone);
+        }
         s.funcs_.push_back(std::move(e));
     }
     return s;
@@ -243,7 +250,7 @@ std::string mismatch(const PipelineSchedule::FuncEntry &e, const Function &f) {
 
 /** Is e the schedule every Func starts with? */
 bool is_default(const PipelineSchedule::FuncEntry &e) {
-    if (!e.rfactors.empty() || !e.rfactor_of.empty()) return false;
+    if (!e.rfactors.empty() || !e.rfactor_of.empty() || !e.wrapper.of.empty()) return false;
     const FuncSchedule &p = e.placement;
     if (!p.compute_level.is_inlined() || p.store_level_set || p.memory_type != MemoryType::Auto ||
         !p.bounds.empty() || !p.estimates.empty() || !p.storage_dims.empty() ||
@@ -349,7 +356,49 @@ void remake_rfactors(const std::vector<PipelineSchedule::FuncEntry> &entries,
 
 using FuncEntry = PipelineSchedule::FuncEntry;
 
+/** Make the recorded wrappers again (producers first, so that a wrapper of a
+ * wrapper finds it), finding what they wrap by name among the pipeline's
+ * Funcs, the Funcs its wrappers wrap and its images' Funcs. */
+void remake_wrappers(const Pipeline &pipeline, const std::vector<FuncEntry> &entries) {
+    if (std::all_of(entries.begin(), entries.end(),
+                    [](const FuncEntry &e) { return e.wrapper.of.empty(); }))
+        return;
+    std::vector<Function> funcs = pipeline_functions(pipeline);
+    std::map<std::string, Function> by_name;
+    for (const Function &f : funcs) {
+        by_name.emplace(f.name(), f);
+        for (Function w = f; w.is_wrapper();) {
+            w = w.wrapped();
+            by_name.emplace(w.name(), w);
+        }
+    }
+    for (const auto &[name, p] : all_params_of(funcs))
+        if (p.is_buffer() && p.image_func()) {
+            Function image(p.image_func());
+            by_name.emplace(image.name(), image);
+        }
+    for (const FuncEntry &e : entries) {
+        if (e.wrapper.of.empty()) continue;
+        auto it = by_name.find(e.wrapper.of);
+        if (it == by_name.end())
+            user_error("The schedule has " << e.func << ", a wrapper of "
+                                           << (e.wrapper.image.empty() ? "Func " + e.wrapper.of
+                                                                       : "image " + e.wrapper.image)
+                                           << ", which the pipeline does not use");
+        bool global = e.wrapper.callers.size() == 1 && e.wrapper.callers[0].empty();
+        Function w =
+            get_wrapper(it->second, global ? std::vector<std::string>() : e.wrapper.callers, global,
+                        e.wrapper.clone);
+        if (w.name() != e.func)
+            user_error("The schedule's wrapper " << e.func << " of " << e.wrapper.of
+                                                 << " is made as " << w.name()
+                                                 << " in the pipeline, which already has it");
+        by_name.emplace(w.name(), w);
+    }
+}
+
 void apply_entries(const Pipeline &pipeline, const std::vector<FuncEntry> &funcs_) {
+    remake_wrappers(pipeline, funcs_);
     remake_rfactors(funcs_, pipeline_functions(pipeline),
                     scalar_params_of(pipeline_functions(pipeline)));
     std::vector<Function> funcs = pipeline_functions(pipeline);
@@ -501,6 +550,9 @@ std::string canonical_text(const PipelineSchedule &s) {
         }
         os << "\n";
         if (!e.rfactor_of.empty()) os << "  rfactor_of " << e.rfactor_of << "\n";
+        if (!e.wrapper.of.empty())
+            os << "  wrapper_of " << e.wrapper.of << " image " << e.wrapper.image << " callers ["
+               << list(e.wrapper.callers) << "] clone " << e.wrapper.clone << "\n";
         for (const PipelineSchedule::FuncEntry::RFactor &r : e.rfactors) {
             os << "  rfactor " << r.stage << " " << r.intermediate << " (" << list(r.initial_loops)
                << ")";

@@ -267,6 +267,14 @@ public:
             }
             os_ << "]";
             if (!e.rfactor_of.empty()) os_ << ",\n     \"rfactor_of\": " << quote(e.rfactor_of);
+            if (!e.wrapper.of.empty()) {
+                os_ << ",\n     \"wrapper\": {\"of\": " << quote(e.wrapper.of);
+                if (!e.wrapper.image.empty()) os_ << ", \"image\": " << quote(e.wrapper.image);
+                os_ << ", \"callers\": [";
+                for (size_t i = 0; i < e.wrapper.callers.size(); i++)
+                    os_ << (i ? ", " : "") << quote(e.wrapper.callers[i]);
+                os_ << "], \"clone\": " << (e.wrapper.clone ? "true" : "false") << "}";
+            }
             if (!e.rfactors.empty()) {
                 os_ << ",\n     \"rfactors\": [";
                 for (size_t i = 0; i < e.rfactors.size(); i++) {
@@ -414,6 +422,13 @@ PipelineSchedule PipelineSchedule::from_json(const std::string &json) {
             e.initial_loops.push_back(initial);
         }
         if (f["rfactor_of"].kind == Json::String) e.rfactor_of = f["rfactor_of"].s;
+        if (f["wrapper"].kind == Json::Object) {
+            const Json &w = f["wrapper"];
+            e.wrapper.of = str(w, "of", "a wrapper");
+            if (w["image"].kind == Json::String) e.wrapper.image = w["image"].s;
+            e.wrapper.callers = str_list(w, "callers", "a wrapper");
+            e.wrapper.clone = flag(w, "clone");
+        }
         for (const Json &r : f["rfactors"].items) {
             FuncEntry::RFactor x;
             x.stage = int(need(r, "stage", Json::Number, "an rfactor").n);

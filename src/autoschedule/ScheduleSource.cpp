@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "autoschedule/ScheduleUtil.h"
+#include "frontend/FuncWrappers.h"
 #include "frontend/RFactor.h"
 #include "ir/Error.h"
 #include "ir/IROperator.h"
@@ -277,8 +278,29 @@ class CppPrinter {
         }
     }
 
+    /** `Func f_in_g = f.in(g);` for each recorded wrapper, producers first
+     * (a wrapper exists before its own wrappers). */
+    void wrapper_statements(const PipelineSchedule &s) {
+        for (const PipelineSchedule::FuncEntry &e : s.funcs()) {
+            const PipelineSchedule::FuncEntry::Wrapper &w = e.wrapper;
+            if (w.of.empty()) continue;
+            body_ << "    Func " << identifier(e.func) << " = "
+                  << identifier(w.image.empty() ? w.of : w.image)
+                  << (w.clone ? ".clone_in(" : ".in(");
+            bool global = w.callers.size() == 1 && w.callers[0].empty();
+            if (!global) {
+                if (w.callers.size() > 1) body_ << "{";
+                for (size_t i = 0; i < w.callers.size(); i++)
+                    body_ << (i ? ", " : "") << identifier(w.callers[i]);
+                if (w.callers.size() > 1) body_ << "}";
+            }
+            body_ << ");\n";
+        }
+    }
+
 public:
     std::string print(const PipelineSchedule &s) {
+        wrapper_statements(s);
         rfactor_statements(s);
         for (const PipelineSchedule::FuncEntry &e : s.funcs()) {
             std::string fname = identifier(e.func);
@@ -380,6 +402,7 @@ class SourceReader {
     size_t pos_ = 0;
     std::map<std::string, Function> funcs_;        // identifier -> Func
     std::map<std::string, Parameter> params_;      // identifier -> Param
+    std::map<std::string, Function> images_;       // ImageParam identifier -> its Func
     std::map<std::string, std::string> var_names_; // identifier -> loop name
     std::map<std::string, bool> var_is_rvar_;
     std::set<std::string> started_;  // "func#stage" of updates this source scheduled
@@ -711,11 +734,42 @@ class SourceReader {
         return args;
     }
 
+    /** After `Func name = f.` or `image.`: `in(...)` or `clone_in(...)`,
+     * with no caller, one, or a braced list. */
+    void wrapper_statement(const Token &id, const std::string &head) {
+        Token method = next();
+        bool clone = method.text == "clone_in";
+        auto image = images_.find(head);
+        Function wrapped = image != images_.end() ? image->second : func_named(head);
+        expect("(");
+        std::vector<std::string> callers;
+        bool braced = peek().text == "{";
+        if (braced) next();
+        while (peek().text != (braced ? "}" : ")")) {
+            Token c = next();
+            if (c.kind != Token::Ident) fail("expected the name of a Func that calls " + head);
+            callers.push_back(func_named(c.text).name());
+            if (peek().text == ",") next();
+        }
+        if (braced) expect("}");
+        expect(")");
+        expect(";");
+        if (clone && callers.empty()) fail("clone_in takes the Funcs to clone " + head + " for");
+        Function w = get_wrapper(wrapped, callers, callers.empty(), clone);
+        funcs_[id.text] = w;
+    }
+
     void rfactor_statement() {
         Token id = next();
         if (id.kind != Token::Ident) fail("expected the name of the Func rfactor() makes");
         expect("=");
         Token head = next();
+        if (pos_ + 1 < toks_.size() && peek().text == "." &&
+            (toks_[pos_ + 1].text == "in" || toks_[pos_ + 1].text == "clone_in")) {
+            next();
+            wrapper_statement(id, strip_loom(head.text));
+            return;
+        }
         Function function = func_named(strip_loom(head.text));
         int stage = 1;
         while (true) {
@@ -810,6 +864,15 @@ public:
         std::vector<Function> funcs = pipeline_functions(p);
         for (const Function &f : funcs) funcs_[identifier(f.name())] = f;
         for (const auto &kv : scalar_params_of(funcs)) params_[identifier(kv.first)] = kv.second;
+        for (const auto &[name, p] : all_params_of(funcs))
+            if (p.is_buffer() && p.image_func())
+                images_[identifier(name)] = Function(p.image_func());
+        // Funcs the pipeline's wrappers wrap, which it may no longer call.
+        for (const Function &f : funcs)
+            for (Function w = f; w.is_wrapper();) {
+                w = w.wrapped();
+                funcs_.emplace(identifier(w.name()), w);
+            }
     }
     void run() {
         while (peek().kind != Token::End) statement();

@@ -22,6 +22,19 @@ uint64_t next_function_version() {
     return counter++;
 }
 
+FunctionContents::~FunctionContents() {
+    if (image.defined() && image.image_func() == this) image.set_image_func(nullptr);
+}
+
+Function Function::wrapper_for(const Function &caller) const {
+    for (const WrapperEntry &w : ptr()->wrappers)
+        if (w.caller == caller.name()) return Function(w.wrapper.get());
+    if (caller.get()->wrapped == ptr()) return Function();
+    for (const WrapperEntry &w : ptr()->wrappers)
+        if (w.caller.empty()) return Function(w.wrapper.get());
+    return Function();
+}
+
 Function::Function(const std::string &name) {
     strong_ = new FunctionContents;
     strong_->name = name;

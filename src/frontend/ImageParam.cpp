@@ -115,6 +115,9 @@ ImageParam::ImageParam(Type t, int dims, const std::string &name)
     Func f(param_.name() + "_im");
     f(_) = (*this)(_);
     func_ = f.function();
+    // Reads of the image find their in() wrappers through it.
+    func_.get()->image = param_;
+    param_.set_image_func(func_.get());
 }
 
 void ImageParam::set(const Buffer<> &b) {

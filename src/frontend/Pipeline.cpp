@@ -29,6 +29,7 @@
 #include "lower/EmbedDeviceSource.h"
 #include "lower/Lower.h"
 #include "lower/PrintLoopNest.h"
+#include "lower/WrapCalls.h"
 
 namespace loom {
 namespace Internal {
@@ -128,6 +129,7 @@ void add_reachable(const Function &f, DefinitionStamp &stamp) {
 }
 
 DefinitionStamp stamp_of(const std::vector<Function> &outputs) {
+    wrap_calls(outputs); // calls to wrappers, as compiling them would find them
     DefinitionStamp stamp;
     for (const auto &f : outputs) {
         add_reachable(f, stamp);

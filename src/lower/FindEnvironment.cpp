@@ -5,6 +5,7 @@
 
 #include "ir/Error.h"
 #include "ir/IRUtil.h"
+#include "lower/WrapCalls.h"
 
 namespace loom {
 namespace Internal {
@@ -40,6 +41,7 @@ std::vector<Function> direct_callees(const Function &f) {
 }
 
 Environment find_environment(const std::vector<Function> &outputs) {
+    wrap_calls(outputs);
     Environment env;
     std::vector<Function> pending;
     for (const Function &o : outputs) {

@@ -13,8 +13,10 @@
 namespace loom {
 namespace Internal {
 
-/** All Funcs reachable from the outputs through calls in their definitions.
- * Throws CompileError when a reachable Func has no pure definition. */
+/** All Funcs reachable from the outputs through calls in their definitions,
+ * after calls of wrapped Funcs and images go to their wrappers (wrap_calls,
+ * which rewrites the definitions in place). Throws CompileError when a reachable Func has no pure
+ * definition. */
 Environment find_environment(const std::vector<Function> &outputs);
 
 /** The Funcs of env in an order where every Func comes after the Funcs it

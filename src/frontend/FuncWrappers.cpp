@@ -1,0 +1,229 @@
+// Func::in, Func::clone_in and ImageParam::in: make (or find) the wrapper and
+// record which callers use it. The calls are redirected when a pipeline is
+// compiled (lower/WrapCalls.cpp).
+
+#include "frontend/FuncWrappers.h"
+
+#include <algorithm>
+
+#include "ir/Error.h"
+#include "ir/IR.h"
+#include "ir/IRMutator.h"
+#include "loom/Func.h"
+#include "loom/ImageParam.h"
+#include "lower/WrapCalls.h"
+
+namespace loom {
+
+using namespace Internal;
+
+namespace {
+
+/** Calls of one Func become weak calls of another (a clone's self-references). */
+class RepointCalls : public IRMutator {
+    const Function &from_, &to_;
+
+protected:
+    using IRMutator::visit;
+    Expr visit(const Call *op) override {
+        Expr e = IRMutator::visit(op);
+        const Call *c = e.as<Call>();
+        if (!c || c->call_type != Call::Loom || !c->func.same_as(from_)) return e;
+        auto *n = new Call(*c);
+        n->func = to_.weak();
+        n->name = to_.name();
+        return n;
+    }
+
+public:
+    RepointCalls(const Function &from, const Function &to) : from_(from), to_(to) {}
+};
+
+Function make_identity(const Function &owner, const std::string &name) {
+    std::vector<Expr> coords;
+    for (const std::string &a : owner.args()) coords.push_back(Variable::make(Int(32), a));
+    std::vector<Expr> values;
+    const Parameter &image = owner.get()->image;
+    if (image.defined()) {
+        values.push_back(Call::make(image, coords));
+    } else {
+        // Weak: the wrapped Func owns its wrappers (see FunctionContents::wrapped).
+        for (int i = 0; i < owner.outputs(); i++)
+            values.push_back(Call::make(owner.weak(), coords, i));
+    }
+    Function w(name);
+    w.define(owner.args(), values);
+    return w;
+}
+
+Function make_clone(const Function &owner, const std::string &name) {
+    auto *contents = new FunctionContents(*owner.get());
+    Function clone(contents);
+    contents->name = name;
+    contents->version = next_function_version();
+    contents->wrappers.clear();
+    contents->kept_alive.clear();
+    contents->image = Parameter();
+    contents->output_buffers.clear();
+    const auto &types = contents->output_types;
+    for (size_t i = 0; i < types.size(); i++)
+        contents->output_buffers.emplace_back(types[i], true, clone.dimensions(),
+                                              types.size() == 1 ? name
+                                                                : name + "." + std::to_string(i));
+    RepointCalls repoint(owner, clone);
+    auto repoint_definition = [&](Definition &d) {
+        for (Expr &e : d.args) e = repoint.mutate(e);
+        for (Expr &e : d.values) e = repoint.mutate(e);
+        for (Expr &e : d.predicates) e = repoint.mutate(e);
+    };
+    repoint_definition(clone.definition());
+    for (Definition &u : clone.updates()) repoint_definition(u);
+    return clone;
+}
+
+std::string joined(const std::vector<std::string> &names, const std::string &sep) {
+    std::string s;
+    for (size_t i = 0; i < names.size(); i++) s += (i ? sep : "") + names[i];
+    return s;
+}
+
+} // namespace
+
+namespace Internal {
+
+Function get_wrapper(Function owner, const std::vector<std::string> &callers_given, bool global,
+                     bool clone) {
+    std::vector<std::string> callers = callers_given;
+    const std::string call =
+        std::string(clone ? "clone_in" : "in") + "(" +
+        (callers.size() > 1 ? "{" + joined(callers, ", ") + "}" : joined(callers, "")) + ")";
+    const std::string what = owner.name() + "." + call;
+    if (!global && callers.empty())
+        user_error(what << " names no Func to wrap " << owner.name()
+                        << " for; give at least one, or call " << owner.name()
+                        << ".in() for a wrapper every caller uses");
+    if (!owner.has_pure_definition())
+        user_error("Func " << owner.name() << " has no definition; define it before wrapping it ("
+                           << what << ")");
+    for (size_t i = 0; i < callers.size(); i++) {
+        if (callers[i] == owner.name())
+            user_error(what << ": a Func cannot be wrapped for itself; its own calls (in update "
+                               "definitions) always read it directly");
+        if (std::count(callers.begin(), callers.end(), callers[i]) > 1)
+            user_error(what << " names Func " << callers[i] << " twice");
+    }
+
+    // The existing wrapper: the same one for every caller, or none for any.
+    const WrapperEntry *found = nullptr;
+    std::vector<std::string> with, without;
+    if (global) {
+        for (const WrapperEntry &w : owner.wrappers())
+            if (w.caller.empty()) found = &w;
+    } else {
+        for (const std::string &c : callers) {
+            const WrapperEntry *e = nullptr;
+            for (const WrapperEntry &w : owner.wrappers())
+                if (w.caller == c) e = &w;
+            if (!e) {
+                without.push_back(c);
+                continue;
+            }
+            with.push_back(c);
+            if (found && found->wrapper.get() != e->wrapper.get())
+                user_error(what << ": " << found->caller << " and " << c
+                                << " already use different wrappers of " << owner.name() << " ("
+                                << found->wrapper->name << ", " << e->wrapper->name
+                                << "); one wrapper cannot replace both");
+            found = e;
+        }
+        if (found && !without.empty())
+            user_error(what << ": " << joined(with, ", ") << " already "
+                            << (with.size() == 1 ? "uses" : "use") << " the wrapper "
+                            << found->wrapper->name << " of " << owner.name() << ", but "
+                            << joined(without, ", ") << " " << (without.size() == 1 ? "does" : "do")
+                            << " not; wrap them separately, or ask for the same set of callers");
+    }
+    if (found) {
+        if (found->clone != clone)
+            user_error(what << ": " << owner.name() << " already has the "
+                            << (found->clone ? "clone " : "wrapper ") << found->wrapper->name
+                            << " for "
+                            << (global ? std::string("its callers") : joined(callers, ", "))
+                            << "; a caller uses either a wrapper (in) or a clone (clone_in)");
+        return Function(found->wrapper.get());
+    }
+
+    std::string name = owner.name() + (clone ? "_clone_in_" : "_in_") + joined(callers, "_");
+    if (global) name = owner.name() + "_global_wrapper";
+    Function w = clone ? make_clone(owner, name) : make_identity(owner, name);
+    w.get()->wrapped = owner.get();
+    if (global) callers.push_back("");
+    for (const std::string &c : callers)
+        owner.wrappers().push_back(WrapperEntry{c, w.get(), clone});
+    note_wrapper_made();
+    owner.invalidate_cache();
+    return w;
+}
+
+std::vector<std::string> wrapper_callers(const Function &w, bool *clone) {
+    std::vector<std::string> callers;
+    if (!w.is_wrapper()) return callers;
+    for (const WrapperEntry &e : w.wrapped().wrappers()) {
+        if (e.wrapper.get() != w.get()) continue;
+        callers.push_back(e.caller);
+        if (clone) *clone = e.clone;
+    }
+    return callers;
+}
+
+} // namespace Internal
+
+namespace {
+
+std::vector<std::string> names_of(const std::vector<Func> &fs) {
+    std::vector<std::string> names;
+    for (const Func &f : fs) names.push_back(f.name());
+    return names;
+}
+
+} // namespace
+
+Func Func::in(const Func &f) {
+    return in(std::vector<Func>{f});
+}
+
+Func Func::in(const std::vector<Func> &fs) {
+    Func w(get_wrapper(func_, names_of(fs), false, false));
+    w.wrapped_ = func_;
+    return w;
+}
+
+Func Func::in() {
+    Func w(get_wrapper(func_, {}, true, false));
+    w.wrapped_ = func_;
+    return w;
+}
+
+Func Func::clone_in(const Func &f) {
+    return clone_in(std::vector<Func>{f});
+}
+
+Func Func::clone_in(const std::vector<Func> &fs) {
+    Func w(get_wrapper(func_, names_of(fs), false, true));
+    w.wrapped_ = func_;
+    return w;
+}
+
+Func ImageParam::in(const Func &f) {
+    return Func(*this).in(f);
+}
+
+Func ImageParam::in(const std::vector<Func> &fs) {
+    return Func(*this).in(fs);
+}
+
+Func ImageParam::in() {
+    return Func(*this).in();
+}
+
+} // namespace loom
