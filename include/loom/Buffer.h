@@ -58,6 +58,7 @@ namespace loom {
 template <typename T, int Dims> class Buffer;
 struct Target;
 class Var;
+class Func;
 
 namespace Internal {
 
@@ -534,6 +535,12 @@ public:
     }
 
     bool defined() const { return contents.defined(); }
+    /** A wrapper of this Buffer's reads in f (as Func::in; a Loom addition):
+     * a Func `<name>_im_in_f(_0, ...) = buffer(_0, ...)` that f reads
+     * instead, to be scheduled (a tile of it staged per block in GPU shared
+     * memory, ...). The same wrapper again for the same callers. (Func.h) */
+    Func in(const Func &f) const;
+    Func in(const std::vector<Func> &fs) const;
     /** Drop this handle's reference; the Buffer becomes undefined. */
     void reset() { contents = Internal::IntrusivePtr<Internal::BufferContents>(); }
     const std::string &name() const { return contents->name; }

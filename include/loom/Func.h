@@ -467,6 +467,19 @@ private:
     Func(const Buffer<> &im, int); // Func(Buffer) for every element type
 };
 
+namespace Internal {
+/** Buffer::in: the wrapper of the buffer's reads in these callers. */
+Func buffer_in(const Buffer<> &buffer, const std::vector<Func> &callers);
+} // namespace Internal
+
+template <typename T, int Dims> Func Buffer<T, Dims>::in(const Func &f) const {
+    return Internal::buffer_in(Buffer<>(*this), {f});
+}
+
+template <typename T, int Dims> Func Buffer<T, Dims>::in(const std::vector<Func> &fs) const {
+    return Internal::buffer_in(Buffer<>(*this), fs);
+}
+
 /** Prints the Func's definitions, e.g. "f(x, y) = (x + y)", one per line. */
 std::ostream &operator<<(std::ostream &os, const Func &f);
 

@@ -81,6 +81,15 @@ struct FunctionContents : RefCounted {
     /** On an ImageParam's Func: the image, whose back pointer to this Func is
      * cleared when this Func goes. */
     Parameter image;
+    /** Buffer::in(): wrappers this Func reads instead of concrete Buffers,
+     * owned by their callers (a Buffer has no place to hold them). */
+    struct BufferWrapper {
+        Buffer<> buffer;
+        IntrusivePtr<FunctionContents> wrapper;
+    };
+    std::vector<BufferWrapper> buffer_wrappers;
+    /** On a wrapper made by Buffer::in(): the Buffer it reads. */
+    Buffer<> wrapped_buffer;
 
     FunctionContents() = default;
     FunctionContents(const FunctionContents &) = default;

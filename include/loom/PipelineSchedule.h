@@ -50,11 +50,12 @@ public:
          * Func it wraps (for an ImageParam, the image's Func `<name>_im`),
          * the ImageParam's name when it wraps an image, the callers it was
          * made for ("" stands for every other caller: `in()`), and whether it
-         * is a clone. Applying the schedule makes it again. */
+         * is a clone. For Buffer::in, `of` and `image` are the Buffer's name
+         * and `buffer` is set. Applying the schedule makes it again. */
         struct Wrapper {
             std::string of, image;
             std::vector<std::string> callers;
-            bool clone = false;
+            bool clone = false, buffer = false;
         };
         Wrapper wrapper; // of is "" for a Func that is not a wrapper
     };

@@ -52,14 +52,15 @@ double ms_since(Clock::time_point t0) {
 /** A point of the search space: the heuristic's knobs. */
 struct Knobs {
     int rows = 0, vmul = 1, mm_vectors = 3, mm_rows = 32, mm_block = 4;
-    int gpu_tx = 32, gpu_ty = 8, gpu_vec = 0, gpu_rows = 1, gpu_mx = 4, gpu_my = 8;
+    int gpu_tx = 32, gpu_ty = 8, gpu_vec = 0, gpu_rows = 1, gpu_mx = 4, gpu_my = 8, gpu_mk = 16;
     std::map<std::string, std::string> placement;
 
     bool operator==(const Knobs &o) const {
         return rows == o.rows && vmul == o.vmul && mm_vectors == o.mm_vectors &&
                mm_rows == o.mm_rows && mm_block == o.mm_block && gpu_tx == o.gpu_tx &&
                gpu_ty == o.gpu_ty && gpu_vec == o.gpu_vec && gpu_rows == o.gpu_rows &&
-               gpu_mx == o.gpu_mx && gpu_my == o.gpu_my && placement == o.placement;
+               gpu_mx == o.gpu_mx && gpu_my == o.gpu_my && gpu_mk == o.gpu_mk &&
+               placement == o.placement;
     }
 
     HeuristicOptions apply_to(HeuristicOptions o) const {
@@ -74,6 +75,7 @@ struct Knobs {
         o.gpu_rows = gpu_rows;
         o.gpu_matmul_x = gpu_mx;
         o.gpu_matmul_y = gpu_my;
+        o.gpu_matmul_k = gpu_mk;
         o.placement = placement;
         return o;
     }
@@ -182,6 +184,15 @@ class Tuner {
                (o_.max_trials > 0 && progress_.trials >= o_.max_trials);
     }
 
+    /** The user's schedules again; Funcs made while tuning (the heuristic's
+     * wrappers that stage operands) back to their default schedule, so that
+     * a candidate that does not use them leaves them inlined. */
+    void restore_user_state() {
+        user_state_.apply(p_);
+        for (Function f : pipeline_functions(p_))
+            if (!user_state_.find(f.name())) reset_schedule(f);
+    }
+
     void report() {
         progress_.elapsed_seconds = elapsed();
         if (o_.on_progress) o_.on_progress(progress_);
@@ -222,7 +233,7 @@ class Tuner {
         Pending p;
         p.tried.knobs = k;
         try {
-            user_state_.apply(p_);
+            restore_user_state();
             heuristic_schedule(p_, k.apply_to(base_), sizes_);
             p.tried.schedule = PipelineSchedule::of(p_);
         } catch (const std::exception &) {
@@ -386,6 +397,13 @@ class Tuner {
                         n.gpu_my = my;
                         out.push_back(n);
                     }
+            // Slices of the operands staged in shared memory (0: none).
+            for (int mk : {0, 8, 16, 32})
+                if (mk != k.gpu_mk) {
+                    Knobs n = k;
+                    n.gpu_mk = mk;
+                    out.push_back(n);
+                }
         }
         if (has_matrix_product_ && !base_.gpu) {
             for (int v : {1, 2, 3, 4}) {
@@ -448,6 +466,7 @@ class Tuner {
         k.gpu_rows = pick({1, 2, 4});
         k.gpu_mx = pick({2, 4, 8});
         k.gpu_my = pick({2, 4, 8});
+        k.gpu_mk = pick({0, 16, 16, 32});
         static const char *places[] = {"", "inline", "root", "strip", "sliding"};
         for (const std::string &f : tunable_) {
             const char *p = places[rng_() % 5];
@@ -624,7 +643,7 @@ public:
         r.trials = progress_.trials;
         r.failed = progress_.failed;
         if (finalists_.empty()) {
-            user_state_.apply(p_);
+            restore_user_state();
             user_error("autotune of " << p_.outputs()[0].name()
                                       << ": no schedule compiled and ran (" << progress_.failed
                                       << " failed); the pipeline keeps its own schedule");

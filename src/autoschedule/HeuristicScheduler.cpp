@@ -61,6 +61,7 @@
 #include "autoschedule/HeuristicRFactor.h"
 #include "autoschedule/RegionEstimate.h"
 #include "autoschedule/ScheduleUtil.h"
+#include "frontend/FuncWrappers.h"
 #include "ir/Error.h"
 #include "ir/IROperator.h"
 #include "ir/IRUtil.h"
@@ -1314,22 +1315,100 @@ class Heuristic {
         if (tx / vw > 1) p.update().unroll(px, tx / vw);
     }
 
+    /** One operand of a GPU matrix product to stage: a read of an image or
+     * of another Func at (RVar, pure Var) or (pure Var, RVar). */
+    struct StagedOperand {
+        Function owner;  // the Func, or the ImageParam's Func, whose wrapper it reads
+        Buffer<> buffer; // or the concrete Buffer
+        int k_dim = 0;   // which of its two coordinates is the RVar
+        std::string var; // the pure Var of prod in the other
+    };
+
+    /** The two operands of prod's update, each read at the RVar in one
+     * coordinate and one of prod's pure Vars in the other; false when a read
+     * has another shape, or an operand has a wrapper for prod the user
+     * scheduled. A wrapper made by an earlier run (the autotuner's) counts as
+     * the read it wraps. */
+    bool staged_operands(const Function &prod, std::vector<StagedOperand> &out) const {
+        const Definition &u = prod.updates()[0];
+        if (u.rvars.size() != 1) return false;
+        const std::string &k = u.rvars[0].var;
+        const std::vector<std::string> &pure = prod.args();
+        auto var_name = [](const Expr &e) {
+            const auto *v = e.as<Variable>();
+            return v ? v->name : std::string();
+        };
+        bool ok = true;
+        auto consider = [&](const Call *c) {
+            StagedOperand op;
+            if (c->call_type == Call::Image) {
+                op.buffer = c->image;
+                if (!c->image.defined() && c->param.defined() && c->param.image_func())
+                    op.owner = Function(c->param.image_func());
+            } else if (c->call_type == Call::Loom && c->func.defined()) {
+                if (c->func.same_as(prod)) return;
+                if (c->func.is_wrapper() || c->func.get()->wrapped_buffer.defined())
+                    ok &= !is_user_scheduled(c->func);
+                op.buffer = c->func.get()->wrapped_buffer;
+                if (!op.buffer.defined())
+                    op.owner = c->func.is_wrapper() ? c->func.wrapped() : c->func;
+            } else {
+                return;
+            }
+            if (!op.owner.defined() && !op.buffer.defined()) {
+                ok = false;
+                return;
+            }
+            std::string a0 = c->args.size() == 2 ? var_name(c->args[0]) : "";
+            std::string a1 = c->args.size() == 2 ? var_name(c->args[1]) : "";
+            auto is_pure = [&](const std::string &v) {
+                return std::find(pure.begin(), pure.end(), v) != pure.end();
+            };
+            if (a0 == k && is_pure(a1)) {
+                op.k_dim = 0;
+                op.var = a1;
+            } else if (a1 == k && is_pure(a0)) {
+                op.k_dim = 1;
+                op.var = a0;
+            } else {
+                ok = false;
+                return;
+            }
+            for (const StagedOperand &o : out)
+                if ((o.owner.defined() && o.owner.same_as(op.owner)) ||
+                    (o.buffer.defined() && o.buffer.same_as(op.buffer)))
+                    return;
+            out.push_back(op);
+        };
+        for (const Expr &value : u.values)
+            visit_all(value, [&](const IRNode *n) {
+                if (ok && n->node_type == IRNodeType::Call) consider(static_cast<const Call *>(n));
+            });
+        return ok && out.size() == 2;
+    }
+
     /** A matrix product on the GPU: each thread keeps a block of
      * gpu_matmul_x x gpu_matmul_y sums in registers (x vectorized, y
-     * unrolled) and reads the operands through the cache, so each value of
-     * A it loads serves a vector of sums and each vector of B a column of
-     * them; one GPU block covers gpu_tile_x x gpu_tile_y threads' blocks
-     * (perf_cuda's register-blocked row: about 40% of cuBLAS on an H100,
-     * where one sum per thread is a few %). False where the output is not
-     * two-dimensional or smaller than a tile. */
-    bool schedule_matrix_product_gpu(const FuncInfo &prod, const FuncInfo &out) {
+     * unrolled); one GPU block covers gpu_tile_x x gpu_tile_y threads'
+     * blocks. With gpu_matmul_k, the sums are a block-level Func in
+     * MemoryType::Register and the block stages slices of both operands
+     * gpu_matmul_k wide along the RVar in shared memory (wrappers made with
+     * in(): perf_cuda's hand schedules that do reach about 73% of cuBLAS on
+     * an H100), where the RVar's extent and the output's are multiples of
+     * the slice and the tile; else the operands are read through the cache
+     * (about 40%; one sum per thread is a few %). False where the output is
+     * not two-dimensional or smaller than a tile. Staged wrappers go into
+     * `staged`. */
+    bool schedule_matrix_product_gpu(const FuncInfo &prod, const FuncInfo &out,
+                                     std::vector<std::string> &staged) {
         const std::vector<std::string> &oa = out.func.args();
         const std::vector<std::string> &pa = prod.func.args();
         auto it = sizes_.find(out.func.name());
         if (oa.size() != 2 || it == sizes_.end() || it->second.size() != 2) return false;
         const std::vector<int> &ext = it->second;
         const int rx = std::max(1, opts_.gpu_matmul_x), ry = std::max(1, opts_.gpu_matmul_y);
-        const int tw = std::max(1, opts_.gpu_tile_x) * rx, th = std::max(1, opts_.gpu_tile_y) * ry;
+        const int tx = std::max(1, opts_.gpu_tile_x), ty = std::max(1, opts_.gpu_tile_y);
+        const int tw = tx * rx, th = ty * ry;
         if (ext[0] < tw || ext[1] < th) return false;
         Func o(out.func), p(prod.func);
         Var x(oa[0]), y(oa[1]), xo(fresh(out.func, oa[0] + "o")), yo(fresh(out.func, oa[1] + "o")),
@@ -1345,14 +1424,71 @@ class Heuristic {
         if (rx > 1) o.vectorize(xr);
         if (ry > 1) o.unroll(yr);
         Var px(pa[0]), py(pa[1]);
-        p.compute_at(o, xt);
-        std::vector<VarOrRVar> order{px, py};
-        for (const ReductionVariable &rv : prod.func.updates()[0].rvars)
-            order.emplace_back(rv.var, true);
-        p.update().reorder(order);
+        const ReductionVariable &k = prod.func.updates()[0].rvars[0];
+        const int kslice = opts_.gpu_matmul_k;
+        const std::optional<int64_t> k_extent = as_const_int(k.extent);
+        std::vector<StagedOperand> operands;
+        bool stage = kslice > 0 && prod.func.updates()[0].rvars.size() == 1 && k_extent &&
+                     *k_extent % kslice == 0 && ext[0] % tw == 0 && ext[1] % th == 0 &&
+                     staged_operands(prod.func, operands);
+        if (!stage) {
+            p.compute_at(o, xt);
+            std::vector<VarOrRVar> order{px, py};
+            for (const ReductionVariable &rv : prod.func.updates()[0].rvars)
+                order.emplace_back(rv.var, true);
+            p.update().reorder(order);
+            for (Stage st : {Stage(p), p.update()}) {
+                if (rx > 1) st.vectorize(px, rx);
+                if (ry > 1) st.unroll(py, ry);
+            }
+            return true;
+        }
+        // The sums: per block, each thread keeping its own in registers.
+        Var pxt(fresh(prod.func, pa[0] + "t")), pyt(fresh(prod.func, pa[1] + "t")),
+            pxr(fresh(prod.func, pa[0] + "r")), pyr(fresh(prod.func, pa[1] + "r"));
+        RVar ko(fresh(prod.func, "ko")), ki(fresh(prod.func, "ki"));
+        p.compute_at(o, xo).store_in(MemoryType::Register);
+        p.split(px, pxt, pxr, rx).split(py, pyt, pyr, ry).reorder(pxr, pyr, pxt, pyt);
+        p.update()
+            .split(RVar(k.var), ko, ki, kslice)
+            .split(px, pxt, pxr, rx)
+            .split(py, pyt, pyr, ry)
+            .reorder(pxr, pyr, ki, pxt, pyt, ko)
+            .unroll(ki);
         for (Stage st : {Stage(p), p.update()}) {
-            if (rx > 1) st.vectorize(px, rx);
-            if (ry > 1) st.unroll(py, ry);
+            st.gpu_threads(pxt, pyt);
+            if (rx > 1) st.vectorize(pxr);
+            if (ry > 1) st.unroll(pyr);
+        }
+        // Each operand's slice: kslice along the RVar by the tile along the
+        // other coordinate, spread over the block's threads.
+        for (const StagedOperand &op : operands) {
+            Function w = op.buffer.defined()
+                             ? get_buffer_wrapper(op.buffer, {prod.func})
+                             : get_wrapper(op.owner, {prod.func.name()}, false, false);
+            Func wf(w);
+            const std::vector<std::string> &wa = w.args();
+            // The tile's extent along the Var this operand shares with prod.
+            const int other = op.var == pa[0] ? tw : th;
+            const int n0 = op.k_dim == 0 ? kslice : other, n1 = op.k_dim == 0 ? other : kslice;
+            Var d0(wa[0]), d1(wa[1]), d0i(fresh(w, wa[0] + "i")), d1i(fresh(w, wa[1] + "i"));
+            // The slice's extents are multiples of the splits (checked above):
+            // no tail, and no guard in the loads.
+            const TailStrategy guard = TailStrategy::RoundUp;
+            wf.compute_at(p, ko);
+            bool split0 = n0 > tx && n0 % tx == 0, split1 = n1 > ty && n1 % ty == 0;
+            if (split0) wf.split(d0, d0, d0i, n0 / tx, guard);
+            if (split1) wf.split(d1, d1, d1i, n1 / ty, guard);
+            if (split0 && split1)
+                wf.reorder(d0i, d1i, d0, d1);
+            else if (split0)
+                wf.reorder(d0i, d0, d1);
+            else if (split1)
+                wf.reorder(d1i, d0, d1);
+            if (split0) wf.vectorize(d0i);
+            if (split1) wf.unroll(d1i);
+            wf.gpu_threads(d0, d1);
+            staged.push_back(w.name());
         }
         return true;
     }
@@ -1374,12 +1510,14 @@ public:
             const FuncInfo &f = fi(n);
             if (f.user_scheduled || !is_matrix_product(f)) continue;
             const FuncInfo &out = fi(f.consumers[0]);
+            std::vector<std::string> staged;
             if (!opts_.gpu)
                 schedule_matrix_product(f, out);
-            else if (!schedule_matrix_product_gpu(f, out))
+            else if (!schedule_matrix_product_gpu(f, out, staged))
                 continue;
             done.insert(n);
             done.insert(out.func.name());
+            done.insert(staged.begin(), staged.end());
         }
         std::map<std::string, Group> groups;
         for (const std::string &n : info_.order) {

@@ -31,6 +31,10 @@ struct HeuristicOptions {
     int gpu_vector = 0, gpu_rows = 1;       // GPU outputs per thread: across x (0: a 32-bit
                                             // word's worth), and rows down y
     int gpu_matmul_x = 4, gpu_matmul_y = 8; // matrix products on a GPU: sums per thread
+    /** Matrix products on a GPU: the width of the slices of the operands
+     * (along the RVar) each block stages in shared memory; 0 reads them
+     * through the cache. */
+    int gpu_matmul_k = 16;
     /** Per Func: "inline", "root", "strip" (computed per strip of its group's
      * root) or "sliding" (stored per strip, computed per row). */
     std::map<std::string, std::string> placement;

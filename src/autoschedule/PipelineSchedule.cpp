@@ -66,6 +66,41 @@ std::map<std::string, Parameter> all_params_of(const std::vector<Function> &func
     return params;
 }
 
+void reset_schedule(Function f) {
+    f.schedule() = FuncSchedule();
+    StageSchedule pure;
+    for (const std::string &a : f.args())
+        pure.dims.push_back(Dim{a, ForType::Serial, DeviceAPI::None, false});
+    f.definition().schedule = pure;
+    f.definition().atomic = false;
+    for (Definition &u : f.updates()) {
+        u.schedule = initial_schedule(u, f.args());
+        u.atomic = false;
+    }
+    f.invalidate_cache();
+}
+
+std::map<std::string, Buffer<>> buffers_read_by(const std::vector<Function> &funcs) {
+    std::map<std::string, Buffer<>> buffers;
+    auto scan = [&](const Expr &e) {
+        if (!e.defined()) return;
+        visit_all(e, [&](const IRNode *n) {
+            if (n->node_type != IRNodeType::Call) return;
+            const auto *c = static_cast<const Call *>(n);
+            if (c->call_type == Call::Image && c->image.defined())
+                buffers.emplace(c->image.name(), c->image);
+        });
+    };
+    for (const Function &f : funcs) {
+        for (const Expr &e : f.values()) scan(e);
+        for (const Definition &u : f.updates()) {
+            for (const Expr &e : u.args) scan(e);
+            for (const Expr &e : u.values) scan(e);
+        }
+    }
+    return buffers;
+}
+
 std::map<std::string, Parameter> scalar_params_of(const std::vector<Function> &funcs) {
     std::map<std::string, Parameter> params;
     for (const auto &[name, p] : all_params_of(funcs))
@@ -192,7 +227,13 @@ PipelineSchedule PipelineSchedule::of(const Pipeline &pipeline) {
         }
         auto by = made_by.find(f.name());
         if (by != made_by.end()) e.rfactor_of = by->second;
-        if (f.is_wrapper()) {
+        if (f.get()->wrapped_buffer.defined()) {
+            e.wrapper.of = e.wrapper.image = f.get()->wrapped_buffer.name();
+            e.wrapper.buffer = true;
+            for (const Function &g : funcs)
+                for (const auto &bw : g.get()->buffer_wrappers)
+                    if (bw.wrapper.get() == f.get()) e.wrapper.callers.push_back(g.name());
+        } else if (f.is_wrapper()) {
             Function wrapped = f.wrapped();
             e.wrapper.of = wrapped.name();
             if (wrapped.get()->image.defined()) e.wrapper.image = wrapped.get()->image.name();
@@ -377,8 +418,26 @@ void remake_wrappers(const Pipeline &pipeline, const std::vector<FuncEntry> &ent
             Function image(p.image_func());
             by_name.emplace(image.name(), image);
         }
+    std::map<std::string, Buffer<>> buffers = buffers_read_by(funcs);
     for (const FuncEntry &e : entries) {
         if (e.wrapper.of.empty()) continue;
+        if (e.wrapper.buffer) {
+            auto b = buffers.find(e.wrapper.of);
+            if (b == buffers.end())
+                user_error("The schedule has " << e.func << ", a wrapper of Buffer " << e.wrapper.of
+                                               << ", which the pipeline does not read");
+            std::vector<Function> callers;
+            for (const std::string &c : e.wrapper.callers) {
+                auto f = by_name.find(c);
+                if (f == by_name.end())
+                    user_error("The schedule's wrapper " << e.func << " is read by Func " << c
+                                                         << ", which the pipeline does not have");
+                callers.push_back(f->second);
+            }
+            Function w = get_buffer_wrapper(b->second, callers);
+            by_name.emplace(w.name(), w);
+            continue;
+        }
         auto it = by_name.find(e.wrapper.of);
         if (it == by_name.end())
             user_error("The schedule has " << e.func << ", a wrapper of "
@@ -552,7 +611,8 @@ std::string canonical_text(const PipelineSchedule &s) {
         if (!e.rfactor_of.empty()) os << "  rfactor_of " << e.rfactor_of << "\n";
         if (!e.wrapper.of.empty())
             os << "  wrapper_of " << e.wrapper.of << " image " << e.wrapper.image << " callers ["
-               << list(e.wrapper.callers) << "] clone " << e.wrapper.clone << "\n";
+               << list(e.wrapper.callers) << "] clone " << e.wrapper.clone << " buffer "
+               << e.wrapper.buffer << "\n";
         for (const PipelineSchedule::FuncEntry::RFactor &r : e.rfactors) {
             os << "  rfactor " << r.stage << " " << r.intermediate << " (" << list(r.initial_loops)
                << ")";

@@ -273,7 +273,9 @@ public:
                 os_ << ", \"callers\": [";
                 for (size_t i = 0; i < e.wrapper.callers.size(); i++)
                     os_ << (i ? ", " : "") << quote(e.wrapper.callers[i]);
-                os_ << "], \"clone\": " << (e.wrapper.clone ? "true" : "false") << "}";
+                os_ << "], \"clone\": " << (e.wrapper.clone ? "true" : "false");
+                if (e.wrapper.buffer) os_ << ", \"buffer\": true";
+                os_ << "}";
             }
             if (!e.rfactors.empty()) {
                 os_ << ",\n     \"rfactors\": [";
@@ -428,6 +430,7 @@ PipelineSchedule PipelineSchedule::from_json(const std::string &json) {
             if (w["image"].kind == Json::String) e.wrapper.image = w["image"].s;
             e.wrapper.callers = str_list(w, "callers", "a wrapper");
             e.wrapper.clone = flag(w, "clone");
+            e.wrapper.buffer = flag(w, "buffer");
         }
         for (const Json &r : f["rfactors"].items) {
             FuncEntry::RFactor x;

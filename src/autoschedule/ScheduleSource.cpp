@@ -403,6 +403,7 @@ class SourceReader {
     std::map<std::string, Function> funcs_;        // identifier -> Func
     std::map<std::string, Parameter> params_;      // identifier -> Param
     std::map<std::string, Function> images_;       // ImageParam identifier -> its Func
+    std::map<std::string, Buffer<>> buffers_;      // Buffer identifier -> Buffer
     std::map<std::string, std::string> var_names_; // identifier -> loop name
     std::map<std::string, bool> var_is_rvar_;
     std::set<std::string> started_;  // "func#stage" of updates this source scheduled
@@ -740,7 +741,12 @@ class SourceReader {
         Token method = next();
         bool clone = method.text == "clone_in";
         auto image = images_.find(head);
-        Function wrapped = image != images_.end() ? image->second : func_named(head);
+        auto buffer = buffers_.find(head);
+        Function wrapped;
+        if (image != images_.end())
+            wrapped = image->second;
+        else if (buffer == buffers_.end())
+            wrapped = func_named(head);
         expect("(");
         std::vector<std::string> callers;
         bool braced = peek().text == "{";
@@ -755,7 +761,15 @@ class SourceReader {
         expect(")");
         expect(";");
         if (clone && callers.empty()) fail("clone_in takes the Funcs to clone " + head + " for");
-        Function w = get_wrapper(wrapped, callers, callers.empty(), clone);
+        Function w;
+        if (buffer != buffers_.end()) {
+            if (clone || callers.empty()) fail("a Buffer's wrapper takes the Funcs that read it");
+            std::vector<Function> readers;
+            for (const std::string &c : callers) readers.push_back(func_named(identifier(c)));
+            w = get_buffer_wrapper(buffer->second, readers);
+        } else {
+            w = get_wrapper(wrapped, callers, callers.empty(), clone);
+        }
         funcs_[id.text] = w;
     }
 
@@ -867,6 +881,7 @@ public:
         for (const auto &[name, p] : all_params_of(funcs))
             if (p.is_buffer() && p.image_func())
                 images_[identifier(name)] = Function(p.image_func());
+        for (const auto &[name, b] : buffers_read_by(funcs)) buffers_[identifier(name)] = b;
         // Funcs the pipeline's wrappers wrap, which it may no longer call.
         for (const Function &f : funcs)
             for (Function w = f; w.is_wrapper();) {

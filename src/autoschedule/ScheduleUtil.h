@@ -24,6 +24,11 @@ std::map<std::string, Parameter> scalar_params_of(const std::vector<Function> &f
 
 /** Every parameter (buffers and scalars) the definitions of these Funcs
  * read, by name. */
+/** Give f the schedule it had when defined (inlined, loops unsplit). */
+void reset_schedule(Function f);
+
+/** The concrete Buffers the Funcs' definitions read, by name. */
+std::map<std::string, Buffer<>> buffers_read_by(const std::vector<Function> &funcs);
 std::map<std::string, Parameter> all_params_of(const std::vector<Function> &funcs);
 
 /** e with every Param variable bound to the Param of the same name in

@@ -165,6 +165,53 @@ Function get_wrapper(Function owner, const std::vector<std::string> &callers_giv
     return w;
 }
 
+Function get_buffer_wrapper(const Buffer<> &buffer, const std::vector<Function> &callers) {
+    if (!buffer.defined()) user_error("in() of an undefined Buffer");
+    std::vector<std::string> names;
+    for (const Function &c : callers) names.push_back(c.name());
+    const std::string what =
+        buffer.name() + ".in(" +
+        (names.size() > 1 ? "{" + joined(names, ", ") + "}" : joined(names, "")) + ")";
+    if (callers.empty())
+        user_error(what << " names no Func to wrap Buffer " << buffer.name()
+                        << " for; a Buffer's wrappers belong to the Funcs that read it");
+    const FunctionContents *found = nullptr;
+    std::vector<std::string> with, without;
+    for (size_t i = 0; i < callers.size(); i++) {
+        if (std::count(names.begin(), names.end(), names[i]) > 1)
+            user_error(what << " names Func " << names[i] << " twice");
+        const FunctionContents *own = nullptr;
+        for (const auto &bw : callers[i].get()->buffer_wrappers)
+            if (bw.buffer.same_as(buffer)) own = bw.wrapper.get();
+        (own ? with : without).push_back(names[i]);
+        if (own && found && own != found)
+            user_error(what << ": the callers already use different wrappers of Buffer "
+                            << buffer.name() << "; one wrapper cannot replace both");
+        if (own) found = own;
+    }
+    if (found && !without.empty())
+        user_error(what << ": " << joined(with, ", ") << " already read Buffer " << buffer.name()
+                        << " through " << found->name << ", but " << joined(without, ", ")
+                        << " not; wrap them separately, or ask for the same set of callers");
+    if (found) return Function(const_cast<FunctionContents *>(found));
+
+    std::vector<std::string> args;
+    std::vector<Expr> coords;
+    for (int d = 0; d < buffer.dimensions(); d++) {
+        args.push_back("_" + std::to_string(d));
+        coords.push_back(Variable::make(Int(32), args.back()));
+    }
+    Function w(buffer.name() + "_im_in_" + joined(names, "_"));
+    w.define(args, {Call::make(buffer, coords)});
+    w.get()->wrapped_buffer = buffer;
+    for (Function c : callers) {
+        c.get()->buffer_wrappers.push_back({buffer, w.get()});
+        c.invalidate_cache();
+    }
+    note_wrapper_made();
+    return w;
+}
+
 std::vector<std::string> wrapper_callers(const Function &w, bool *clone) {
     std::vector<std::string> callers;
     if (!w.is_wrapper()) return callers;
@@ -212,6 +259,12 @@ Func Func::clone_in(const std::vector<Func> &fs) {
     Func w(get_wrapper(func_, names_of(fs), false, true));
     w.wrapped_ = func_;
     return w;
+}
+
+Func Internal::buffer_in(const Buffer<> &buffer, const std::vector<Func> &callers) {
+    std::vector<Function> functions;
+    for (const Func &f : callers) functions.push_back(f.function());
+    return Func(get_buffer_wrapper(buffer, functions));
 }
 
 Func ImageParam::in(const Func &f) {

@@ -18,6 +18,10 @@ namespace Internal {
 Function get_wrapper(Function owner, const std::vector<std::string> &callers, bool global,
                      bool clone);
 
+/** The wrapper that the callers of these names read instead of the Buffer
+ * (Buffer::in), made and recorded in each caller if none of them has one. */
+Function get_buffer_wrapper(const Buffer<> &buffer, const std::vector<Function> &callers);
+
 /** The callers a wrapper was made for ("" for every other caller) and
  * whether it is a clone; empty when w wraps nothing. */
 std::vector<std::string> wrapper_callers(const Function &w, bool *clone = nullptr);

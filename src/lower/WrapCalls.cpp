@@ -31,6 +31,7 @@ protected:
     Expr visit(const Call *op) override {
         Expr e = IRMutator::visit(op);
         const Call *c = e.as<Call>();
+        if (c && c->call_type == Call::Image && c->image.defined()) return redirect_buffer(c, e);
         FunctionContents *callee = c ? wrappable_callee(c) : nullptr;
         // A Func's calls of itself, and a wrapper's call of what it wraps,
         // stay as they are.
@@ -51,6 +52,21 @@ protected:
         if (std::none_of(kept.begin(), kept.end(), [&](const auto &k) { return k.get() == root; }))
             kept.emplace_back(root);
         return Call::make(target, c->args, image_read ? 0 : c->value_index);
+    }
+
+    /** A read of a concrete Buffer goes to the caller's Buffer::in wrapper,
+     * and on to that wrapper's own wrappers for the caller. */
+    Expr redirect_buffer(const Call *c, const Expr &e) {
+        Function target;
+        for (const auto &bw : caller_.get()->buffer_wrappers)
+            if (bw.buffer.same_as(c->image)) target = Function(bw.wrapper.get());
+        if (!target.defined() || target.same_as(caller_)) return e;
+        for (int depth = 0; depth < 64; depth++) {
+            Function next = target.wrapper_for(caller_);
+            if (!next.defined() || next.same_as(caller_)) break;
+            target = next;
+        }
+        return Call::make(target, c->args, 0);
     }
 
 public:

@@ -305,3 +305,58 @@ TEST_CASE("a schedule with wrappers moves to a fresh copy of the algorithm",
     PipelineSchedule::from_json(s.to_json()).apply(Pipeline(by_json.out));
     check(by_json);
 }
+
+TEST_CASE("Buffer::in stages a concrete Buffer's reads for the Funcs named",
+          "[correctness][wrappers][schedule_value]") {
+    Buffer<float> A(24, 16, "bw_a"), B(16, 24, "bw_b");
+    for (int yy = 0; yy < 16; yy++)
+        for (int xx = 0; xx < 24; xx++) A(xx, yy) = float((xx * 3 + yy) % 7);
+    for (int yy = 0; yy < 24; yy++)
+        for (int xx = 0; xx < 16; xx++) B(xx, yy) = float((xx + yy * 5) % 9) - 4.0f;
+    auto build = [&](Func &prod, Func &out, Func &other) {
+        Var x("x"), y("y");
+        RDom k(0, 24, "bw_k");
+        prod(x, y) = 0.0f;
+        prod(x, y) += A(k, y) * B(x, k);
+        other(x, y) = A(x, y) + 1.0f; // reads A directly
+        out(x, y) = prod(x, y) + other(x, y);
+    };
+    Func prod("bw_prod"), out("bw_out"), other("bw_other");
+    build(prod, out, other);
+    Var x("x"), y("y"), yo("yo"), yi("yi");
+    RVar ko("ko"), ki("ki");
+    out.split(y, yo, yi, 4);
+    prod.compute_at(out, yo);
+    prod.update().split(RVar("bw_k$x"), ko, ki, 8);
+    Func a_tile = A.in(prod);
+    CHECK(a_tile.name() == "bw_a_im_in_bw_prod");
+    CHECK(a_tile.function().same_as(A.in(prod).function()));
+    a_tile.compute_at(prod, ko).vectorize(_0, 4);
+    B.in(prod).compute_at(prod, ko).vectorize(_0, 8, TailStrategy::GuardWithIf);
+    Buffer<float> res = out.realize({16, 16});
+    for (int yy = 0; yy < 16; yy++)
+        for (int xx = 0; xx < 16; xx++) {
+            float s = 0;
+            for (int kk = 0; kk < 24; kk++) s += A(kk, yy) * B(xx, kk);
+            REQUIRE(res(xx, yy) == s + A(xx, yy) + 1.0f);
+        }
+    std::string nest = Pipeline(out).loop_nest();
+    CHECK(mentions(nest, "produce bw_a_im_in_bw_prod"));
+    CHECK(mentions(nest, "produce bw_b_im_in_bw_prod"));
+    CHECK(loom_test::schedule_round_trip_problem(Pipeline(out)) == "");
+
+    PipelineSchedule s = PipelineSchedule::of(Pipeline(out));
+    const PipelineSchedule::FuncEntry *e = s.find("bw_a_im_in_bw_prod");
+    REQUIRE(e != nullptr);
+    CHECK(e->wrapper.buffer);
+    CHECK(e->wrapper.callers == std::vector<std::string>{"bw_prod"});
+    CHECK(mentions(s.to_cpp(), "Func bw_a_im_in_bw_prod = bw_a.in(bw_prod);"));
+    Func prod2("bw_prod"), out2("bw_out"), other2("bw_other");
+    build(prod2, out2, other2);
+    PipelineSchedule::apply_source(Pipeline(out2), s.to_cpp());
+    CHECK(PipelineSchedule::of(Pipeline(out2)) == s);
+    CHECK(Pipeline(out2).loop_nest() == nest);
+    Buffer<float> res2 = out2.realize({16, 16});
+    for (int yy = 0; yy < 16; yy++)
+        for (int xx = 0; xx < 16; xx++) REQUIRE(res2(xx, yy) == res(xx, yy));
+}

@@ -60,3 +60,17 @@ TEST_CASE("a caller has either a wrapper or a clone", "[error][wrappers]") {
                       Contains("wrapped_img_im.clone_in(img_reader)") &&
                           Contains("already has the wrapper wrapped_img_im_in_img_reader"));
 }
+
+TEST_CASE("a Buffer's wrapper names the Funcs that read it", "[error][wrappers]") {
+    Buffer<int> b(8, "wrapped_buf");
+    Var x("x");
+    Func f("buf_reader"), g("buf_reader2");
+    f(x) = b(x);
+    g(x) = b(x) * 2;
+    CHECK_THROWS_WITH(b.in(std::vector<Func>{}),
+                      Contains("wrapped_buf.in()") && Contains("names no Func"));
+    b.in(f);
+    CHECK_THROWS_WITH(b.in({f, g}), Contains("buf_reader already read Buffer wrapped_buf") &&
+                                        Contains("wrapped_buf_im_in_buf_reader") &&
+                                        Contains("buf_reader2 not"));
+}

@@ -150,6 +150,41 @@ TEST_CASE("GPU autoschedule: a matrix product keeps each thread's sums in regist
     gpu_test::check_2d(so, reference);
 }
 
+TEST_CASE("GPU autoschedule: a matrix product stages slices of its operands in shared memory",
+          "[gpu][autoschedule]") {
+    // 256x128 is two 128x64 tiles each way, and K = 64 four slices of 16.
+    const int N = 256, M = 128, K = 64;
+    loom_test::MatrixProduct mp(N, M, K);
+    mp.a.set_name("mat_a");
+    mp.b.set_name("mat_b");
+    Pipeline p = mp.pipeline();
+    AutoSchedulerResults r = p.apply_autoscheduler({N, M}, gpu_target());
+    INFO(r.schedule_source);
+    // The sums per block in registers, the operands' wrappers per slice.
+    CHECK(r.schedule_source.find("Func mat_a_im_in_prod = mat_a.in(prod);") != std::string::npos);
+    CHECK(r.schedule_source.find("Func mat_b_im_in_prod = mat_b.in(prod);") != std::string::npos);
+    CHECK(r.schedule_source.find("prod.compute_at(out, xo).store_in(MemoryType::Register)") !=
+          std::string::npos);
+    CHECK(r.schedule_source.find("mat_a_im_in_prod.compute_at(prod, ko)") != std::string::npos);
+    CHECK(r.schedule_source.find(".split(k_x, ko, ki, 16)") != std::string::npos);
+    CHECK(loom_test::schedule_round_trip_problem(p) == "");
+    std::string source = p.device_source({}, gpu_target());
+    CHECK(source.find("__local") != std::string::npos);
+    Buffer<float> o(N, M);
+    p.realize(o, gpu_target());
+    o.copy_to_host();
+    gpu_test::check_2d(o, [&](int i, int j) { return mp.reference(i, j); });
+
+    // The same schedule on a fresh copy of the algorithm, from its C++.
+    Pipeline q = mp.pipeline();
+    PipelineSchedule::apply_source(q, r.schedule_source);
+    CHECK(PipelineSchedule::of(q) == PipelineSchedule::of(p));
+    Buffer<float> o2(N, M);
+    q.realize(o2, gpu_target());
+    o2.copy_to_host();
+    gpu_test::check_2d(o2, [&](int i, int j) { return mp.reference(i, j); });
+}
+
 TEST_CASE("GPU autoschedule: a member's update runs on the block's threads",
           "[gpu][autoschedule]") {
     // Column sums of 5 rows, computed per block for a stencil consumer: the
