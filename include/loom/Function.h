@@ -96,6 +96,10 @@ struct FunctionContents : RefCounted {
     ~FunctionContents() override;
 };
 
+/** Calls of `from` in the definition become weak calls of `to` (a clone's
+ * calls of itself, when it was copied from `from`). */
+void repoint_self_calls(Definition &def, const Function &from, const Function &to);
+
 /** A fresh value for FunctionContents::version. */
 uint64_t next_function_version();
 

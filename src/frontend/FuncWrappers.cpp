@@ -19,26 +19,6 @@ using namespace Internal;
 
 namespace {
 
-/** Calls of one Func become weak calls of another (a clone's self-references). */
-class RepointCalls : public IRMutator {
-    const Function &from_, &to_;
-
-protected:
-    using IRMutator::visit;
-    Expr visit(const Call *op) override {
-        Expr e = IRMutator::visit(op);
-        const Call *c = e.as<Call>();
-        if (!c || c->call_type != Call::Loom || !c->func.same_as(from_)) return e;
-        auto *n = new Call(*c);
-        n->func = to_.weak();
-        n->name = to_.name();
-        return n;
-    }
-
-public:
-    RepointCalls(const Function &from, const Function &to) : from_(from), to_(to) {}
-};
-
 Function make_identity(const Function &owner, const std::string &name) {
     std::vector<Expr> coords;
     for (const std::string &a : owner.args()) coords.push_back(Variable::make(Int(32), a));
@@ -70,14 +50,8 @@ Function make_clone(const Function &owner, const std::string &name) {
         contents->output_buffers.emplace_back(types[i], true, clone.dimensions(),
                                               types.size() == 1 ? name
                                                                 : name + "." + std::to_string(i));
-    RepointCalls repoint(owner, clone);
-    auto repoint_definition = [&](Definition &d) {
-        for (Expr &e : d.args) e = repoint.mutate(e);
-        for (Expr &e : d.values) e = repoint.mutate(e);
-        for (Expr &e : d.predicates) e = repoint.mutate(e);
-    };
-    repoint_definition(clone.definition());
-    for (Definition &u : clone.updates()) repoint_definition(u);
+    repoint_self_calls(clone.definition(), owner, clone);
+    for (Definition &u : clone.updates()) repoint_self_calls(u, owner, clone);
     return clone;
 }
 

@@ -165,25 +165,39 @@ void Function::define(const std::vector<std::string> &args, const std::vector<Ex
 
 namespace {
 
-/** Calls of the Func itself through a weak handle (see Function::weak()). */
-class WeakenSelfCalls : public IRMutator {
-    const Function &self;
+/** Calls of one Func become calls of another through a weak handle (see
+ * Function::weak()): a Func's calls of itself, or a clone's of the original. */
+class RepointCalls : public IRMutator {
+    const Function &from_, &to_;
 
 protected:
     using IRMutator::visit;
     Expr visit(const Call *op) override {
         Expr e = IRMutator::visit(op);
         const Call *c = e.as<Call>();
-        if (!c || c->call_type != Call::Loom || !c->func.same_as(self) || c->func.is_weak())
+        if (!c || c->call_type != Call::Loom || !c->func.same_as(from_) ||
+            (c->func.is_weak() && c->func.same_as(to_)))
             return e;
         auto *n = new Call(*c);
-        n->func = self.weak();
+        n->func = to_.weak();
+        n->name = to_.name();
         return n;
     }
 
 public:
-    explicit WeakenSelfCalls(const Function &f) : self(f) {}
+    RepointCalls(const Function &from, const Function &to) : from_(from), to_(to) {}
 };
+
+} // namespace
+
+void repoint_self_calls(Definition &def, const Function &from, const Function &to) {
+    RepointCalls repoint(from, to);
+    for (Expr &e : def.args) e = repoint.mutate(e);
+    for (Expr &e : def.values) e = repoint.mutate(e);
+    for (Expr &e : def.predicates) e = repoint.mutate(e);
+}
+
+namespace {
 
 bool is_undef(const Expr &e) {
     const auto *c = e.as<Call>();
@@ -316,7 +330,7 @@ void Function::define_update(const std::vector<Expr> &lhs, const std::vector<Exp
         int random_tag = next_random_definition_tag();
 
         Definition def;
-        WeakenSelfCalls weaken(*this);
+        RepointCalls weaken(*this, *this);
         for (const Expr &a : args)
             def.args.push_back(weaken.mutate(lower_random(a, random_vars, random_tag)));
         for (const Expr &v : values)
