@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <set>
 
 #include "ir/IR.h"
@@ -112,6 +113,11 @@ void note_wrapper_made() {
 
 void wrap_calls(const std::vector<Function> &outputs) {
     if (!any_wrapper) return;
+    // Two pipelines that share Funcs may be compiled at once (each under its
+    // own lock): one of them rewrites a shared caller at a time. Once
+    // rewritten, a caller is only read.
+    static std::mutex rewriting;
+    std::lock_guard<std::mutex> lock(rewriting);
     std::set<const FunctionContents *> seen;
     std::vector<Function> pending(outputs.begin(), outputs.end());
     while (!pending.empty()) {
