@@ -520,7 +520,7 @@ struct Matmul {
 
 void bench_matmul(int N) {
     std::printf("matmul f32, %dx%d times %dx%d\n", N, N, N, N);
-    Buffer<float> A(N, N), B(N, N);
+    Buffer<float> A(N, N, "A"), B(N, N, "B");
     uint32_t seed = 3;
     auto rnd = [&] {
         seed = seed * 1664525u + 1013904223u;
@@ -738,7 +738,7 @@ int latency_child() {
     have_cuda = cuda_ref::init(&device, &error);
     if (have_cuda) std::printf("      CUDA context %.1f ms\n", ms_since(t0));
     Buffer<uint16_t> bin(1026, 1026);
-    Buffer<float> A(256, 256), B(256, 256);
+    Buffer<float> A(256, 256, "A"), B(256, 256, "B");
     Buffer<uint8_t> hin(1 << 20);
     bin.fill(1), A.fill(1.0f), B.fill(1.0f), hin.fill(3);
     Blur blur(bin, &blur_schedules[0]);
@@ -792,7 +792,7 @@ void bench_latency(const char *self) {
 int print_source(const std::string &bench, int index) {
     Target cuda = get_host_target().with_feature(Target::CUDA);
     Buffer<uint16_t> bin(1026, 1026);
-    Buffer<float> A(1024, 1024), B(1024, 1024);
+    Buffer<float> A(1024, 1024, "A"), B(1024, 1024, "B");
     Buffer<uint8_t> hin(1 << 20);
     if (index == -1 && (bench == "blur" || bench == "matmul")) {
         Blur blur(bin, nullptr);
