@@ -1,4 +1,5 @@
-// Links two generated libraries (scale_offset, stencil_max) and only the
+// Links three generated libraries (scale_offset, stencil_max and its variant
+// reading the input through an in() wrapper) and only the
 // static runtime; checks both against plain C++.
 #include <cmath>
 #include <cstdio>
@@ -6,6 +7,7 @@
 #include "LoomBuffer.h"
 #include "scale_offset.h"
 #include "stencil_max.h"
+#include "stencil_max_staged.h"
 
 using loom::Runtime::Buffer;
 
@@ -54,6 +56,18 @@ int main() {
             if (maxed(x, y) != want && failures++ < 10)
                 std::printf("stencil_max(%d, %d) = %d, expected %d\n", x, y, maxed(x, y), want);
         }
+
+    // The same stencil reading its input through a wrapper staged per row.
+    Buffer<int32_t, 2> staged(W, H);
+    if (int err = stencil_max_staged(in16, staged)) {
+        std::printf("stencil_max_staged failed: %d\n", err);
+        return 1;
+    }
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            if (staged(x, y) != maxed(x, y) && failures++ < 10)
+                std::printf("stencil_max_staged(%d, %d) = %d, expected %d\n", x, y, staged(x, y),
+                            maxed(x, y));
 
     if (failures) {
         std::printf("generator_client: %d mismatches\n", failures);

@@ -1,5 +1,6 @@
 // A test generator: a 3x1 stencil (sum or max, an enum GeneratorParam) over
-// an input whose element type comes from the GeneratorParam "input.type".
+// an input whose element type comes from the GeneratorParam "input.type",
+// optionally read through a wrapper staged per row.
 #include "Loom.h"
 
 namespace {
@@ -11,6 +12,9 @@ public:
     GeneratorParam<Reduce> reduce{
         "reduce", Reduce::Sum, {{"sum", Reduce::Sum}, {"max", Reduce::Max}}};
     GeneratorParam<int> radius{"radius", 1, 0, 4};
+    /** Read the input through a wrapper computed per row of the output
+     * (ImageParam::in on a generator's Input). */
+    GeneratorParam<bool> staged{"staged", false};
 
     Input<loom::Buffer<void, 2>> input{"input", loom::Int(32)};
     Output<loom::Buffer<int32_t, 2>> output{"output"};
@@ -26,6 +30,7 @@ public:
         }
         output(x, y) = e;
         output.vectorize(x, 8).parallel(y);
+        if (staged) input.in().compute_at(output, y).vectorize(loom::_0, 8);
     }
 };
 
