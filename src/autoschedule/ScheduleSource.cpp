@@ -65,9 +65,11 @@ class CppPrinter {
 
     std::string var(const std::string &qualified, bool is_rvar) {
         std::string name = short_loop_name(qualified);
-        auto it = loop_vars_.find(name);
-        if (it == loop_vars_.end())
-            loop_vars_.emplace(name, is_rvar || name.find('$') != std::string::npos);
+        // A loop named first in a compute_at (no kind known there) may turn
+        // out to be an RVar's split: declared as an RVar all the same.
+        bool rvar = is_rvar || name.find('$') != std::string::npos;
+        auto [it, added] = loop_vars_.emplace(name, rvar);
+        if (!added) it->second = it->second || rvar;
         return identifier(name);
     }
 

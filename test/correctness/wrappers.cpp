@@ -351,6 +351,8 @@ TEST_CASE("Buffer::in stages a concrete Buffer's reads for the Funcs named",
     CHECK(e->wrapper.buffer);
     CHECK(e->wrapper.callers == std::vector<std::string>{"bw_prod"});
     CHECK(mentions(s.to_cpp(), "Func bw_a_im_in_bw_prod = bw_a.in(bw_prod);"));
+    // ko, named first by the wrappers' compute_at, is the split of an RVar.
+    CHECK(mentions(s.to_cpp(), "RVar bw_k_x(\"bw_k$x\"), ki(\"ki\"), ko(\"ko\");"));
     Func prod2("bw_prod"), out2("bw_out"), other2("bw_other");
     build(prod2, out2, other2);
     PipelineSchedule::apply_source(Pipeline(out2), s.to_cpp());
