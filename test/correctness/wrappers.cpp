@@ -362,3 +362,30 @@ TEST_CASE("Buffer::in stages a concrete Buffer's reads for the Funcs named",
     for (int yy = 0; yy < 16; yy++)
         for (int xx = 0; xx < 16; xx++) REQUIRE(res2(xx, yy) == res(xx, yy));
 }
+
+TEST_CASE(
+    "the auto-scheduler schedules the wrappers a user left unscheduled, and leaves the others",
+    "[correctness][wrappers][autoschedule]") {
+    Var x("x"), y("y");
+    Func f("af"), g("ag"), h("ah"), out("aout");
+    f(x, y) = x * 3 + y;
+    g(x, y) = f(x - 1, y) + f(x + 1, y);
+    h(x, y) = g(x, y - 1) + g(x, y + 1) + f(x, y);
+    out(x, y) = h(x, y) * 2;
+    f.in(g); // unscheduled: the auto-scheduler's
+    Func mine = f.in(h);
+    mine.compute_root(); // the user's
+    Pipeline p(out);
+    AutoSchedulerResults r = p.apply_autoscheduler({64, 48}, get_host_target());
+    INFO(r.schedule_source);
+    CHECK(mentions(r.schedule_source, "Func af_in_ag = af.in(ag);"));
+    CHECK(mine.function().schedule().compute_level.is_root());
+    Buffer<int> res = p.realize({64, 48});
+    for (int yy = 0; yy < 48; yy++)
+        for (int xx = 0; xx < 64; xx++) {
+            auto fv = [](int a, int b) { return a * 3 + b; };
+            auto gv = [&](int a, int b) { return fv(a - 1, b) + fv(a + 1, b); };
+            REQUIRE(res(xx, yy) == (gv(xx, yy - 1) + gv(xx, yy + 1) + fv(xx, yy)) * 2);
+        }
+    CHECK(loom_test::schedule_round_trip_problem(p) == "");
+}

@@ -175,6 +175,30 @@ TEST_CASE("GPU autoschedule: a matrix product stages slices of its operands in s
     o.copy_to_host();
     gpu_test::check_2d(o, [&](int i, int j) { return mp.reference(i, j); });
 
+    // Operands that are ImageParams (a generator's Inputs) are wrapped the same way.
+    {
+        ImageParam A(Float(32), 2, "ip_a"), B(Float(32), 2, "ip_b");
+        Var x("x"), y("y");
+        RDom k(0, K, "k");
+        Func prod("prod"), out("out");
+        prod(x, y) = 0.0f;
+        prod(x, y) += A(k, y) * B(x, k);
+        out(x, y) = prod(x, y);
+        Pipeline ip(out);
+        AutoSchedulerResults ri = ip.apply_autoscheduler({N, M}, gpu_target());
+        INFO(ri.schedule_source);
+        CHECK(ri.schedule_source.find("Func ip_a_im_in_prod = ip_a.in(prod);") !=
+              std::string::npos);
+        CHECK(ri.schedule_source.find("Func ip_b_im_in_prod = ip_b.in(prod);") !=
+              std::string::npos);
+        A.set(mp.a);
+        B.set(mp.b);
+        Buffer<float> oi(N, M);
+        ip.realize(oi, gpu_target());
+        oi.copy_to_host();
+        gpu_test::check_2d(oi, [&](int i, int j) { return mp.reference(i, j); });
+    }
+
     // The same schedule on a fresh copy of the algorithm, from its C++.
     Pipeline q = mp.pipeline();
     PipelineSchedule::apply_source(q, r.schedule_source);
