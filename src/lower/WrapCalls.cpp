@@ -7,7 +7,7 @@
 
 #include "ir/IR.h"
 #include "ir/IRMutator.h"
-#include "ir/IRUtil.h"
+#include "lower/FindEnvironment.h"
 
 namespace loom {
 namespace Internal {
@@ -91,20 +91,6 @@ bool redirect_definition(Definition &def, RedirectToWrappers &redirect) {
     return changed;
 }
 
-void collect_calls(const Definition &def, std::vector<Function> &pending) {
-    auto scan = [&](const Expr &e) {
-        if (!e.defined()) return;
-        visit_all(e, [&](const IRNode *n) {
-            if (n->node_type != IRNodeType::Call) return;
-            const auto *c = static_cast<const Call *>(n);
-            if (c->call_type == Call::Loom && c->func.defined()) pending.push_back(c->func);
-        });
-    };
-    for (const Expr &e : def.args) scan(e);
-    for (const Expr &e : def.values) scan(e);
-    for (const Expr &e : def.predicates) scan(e);
-}
-
 } // namespace
 
 void note_wrapper_made() {
@@ -128,8 +114,7 @@ void wrap_calls(const std::vector<Function> &outputs) {
         bool changed = redirect_definition(f.definition(), redirect);
         for (Definition &u : f.updates()) changed |= redirect_definition(u, redirect);
         if (changed) f.invalidate_cache();
-        collect_calls(f.definition(), pending);
-        for (const Definition &u : f.updates()) collect_calls(u, pending);
+        for (const Function &g : direct_callees(f)) pending.push_back(g);
     }
 }
 
