@@ -61,6 +61,13 @@ std::string joined(const std::vector<std::string> &names, const std::string &sep
     return s;
 }
 
+/** How the user wrote the call, for messages: `f.in({g, h})`. */
+std::string call_text(const std::string &owner, const char *method,
+                      const std::vector<std::string> &callers) {
+    std::string list = joined(callers, ", ");
+    return owner + "." + method + "(" + (callers.size() > 1 ? "{" + list + "}" : list) + ")";
+}
+
 } // namespace
 
 namespace Internal {
@@ -68,10 +75,7 @@ namespace Internal {
 Function get_wrapper(Function owner, const std::vector<std::string> &callers_given, bool global,
                      bool clone) {
     std::vector<std::string> callers = callers_given;
-    const std::string call =
-        std::string(clone ? "clone_in" : "in") + "(" +
-        (callers.size() > 1 ? "{" + joined(callers, ", ") + "}" : joined(callers, "")) + ")";
-    const std::string what = owner.name() + "." + call;
+    const std::string what = call_text(owner.name(), clone ? "clone_in" : "in", callers);
     if (!global && callers.empty())
         user_error(what << " names no Func to wrap " << owner.name()
                         << " for; give at least one, or call " << owner.name()
@@ -143,9 +147,7 @@ Function get_buffer_wrapper(const Buffer<> &buffer, const std::vector<Function> 
     if (!buffer.defined()) user_error("in() of an undefined Buffer");
     std::vector<std::string> names;
     for (const Function &c : callers) names.push_back(c.name());
-    const std::string what =
-        buffer.name() + ".in(" +
-        (names.size() > 1 ? "{" + joined(names, ", ") + "}" : joined(names, "")) + ")";
+    const std::string what = call_text(buffer.name(), "in", names);
     if (callers.empty())
         user_error(what << " names no Func to wrap Buffer " << buffer.name()
                         << " for; a Buffer's wrappers belong to the Funcs that read it");

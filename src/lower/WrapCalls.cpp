@@ -27,6 +27,16 @@ FunctionContents *wrappable_callee(const Call *c) {
 class RedirectToWrappers : public IRMutator {
     const Function &caller_;
 
+    /** f, or the wrapper of f the caller uses, or that one's, and so on. */
+    Function outermost_wrapper(Function f) const {
+        for (int depth = 0; depth < 64; depth++) {
+            Function next = f.wrapper_for(caller_);
+            if (!next.defined() || next.same_as(caller_)) break;
+            f = next;
+        }
+        return f;
+    }
+
 protected:
     using IRMutator::visit;
     Expr visit(const Call *op) override {
@@ -41,12 +51,7 @@ protected:
         // call already redirected follows wrappers made since.
         FunctionContents *root = callee;
         while (root->wrapped) root = root->wrapped;
-        Function target(root);
-        for (int depth = 0; depth < 64; depth++) {
-            Function next = target.wrapper_for(caller_);
-            if (!next.defined() || next.same_as(caller_)) break;
-            target = next;
-        }
+        Function target = outermost_wrapper(Function(root));
         bool image_read = c->call_type == Call::Image;
         if (target.get() == callee || (image_read && target.get() == root)) return e;
         auto &kept = caller_.get()->kept_alive;
@@ -62,12 +67,7 @@ protected:
         for (const auto &bw : caller_.get()->buffer_wrappers)
             if (bw.buffer.same_as(c->image)) target = Function(bw.wrapper.get());
         if (!target.defined() || target.same_as(caller_)) return e;
-        for (int depth = 0; depth < 64; depth++) {
-            Function next = target.wrapper_for(caller_);
-            if (!next.defined() || next.same_as(caller_)) break;
-            target = next;
-        }
-        return Call::make(target, c->args, 0);
+        return Call::make(outermost_wrapper(target), c->args, 0);
     }
 
 public:
