@@ -224,6 +224,26 @@ class BoundsBuilder : public IRMutator {
         return q;
     }
 
+    /** A search over the whole pipeline for the regions of `names`: it
+     * skips the productions that touch none of them and stops after the
+     * last touch (both unknown where a bounds let reads buffers). */
+    RegionQuery query_for_all(const std::set<std::string> &names, bool writes) const {
+        RegionQuery q;
+        q.names = names;
+        if (lets_read_buffers) return q;
+        int touches = 0;
+        for (const std::string &n : names) touches += writes ? index.writes(n) : index.reads(n);
+        q.expected_touches = touches;
+        const TouchIndex &i = index;
+        q.production_touches = [&i, names, writes](const std::string &production) {
+            for (const std::string &n : names)
+                if ((writes ? i.writes_in(production, n) : i.reads_in(production, n)) > 0)
+                    return true;
+            return false;
+        };
+        return q;
+    }
+
     /** The region of f that stage `stage` of f reads or writes (empty when none). */
     Box self_reads(const Function &f, int stage) const {
         Stmt nest = inline_functions(build_stage_nest(f, stage, is_output(f, outputs)), outputs);
@@ -465,7 +485,8 @@ public:
     void define_output_region(const Function &f, const Stmt &produce,
                               const std::map<std::string, Box> &reads, LetList &lets,
                               LetValues &values) const {
-        std::map<std::string, Box> written = regions_written(produce);
+        std::map<std::string, Box> written =
+            regions_written(produce, query_for_all({f.name()}, true));
         Box region = written[f.name()];
         internal_assert(int(region.size()) == f.dimensions(),
                         "no region written for output " << f.name());
@@ -516,9 +537,9 @@ public:
             if (call->call_type == Call::Image) images[call->name] = int(call->args.size());
         });
         if (images.empty()) return;
-        RegionQuery query;
-        for (const auto &image : images) query.names.insert(image.first);
-        std::map<std::string, Box> boxes = regions_read(pipeline, query);
+        std::set<std::string> names;
+        for (const auto &image : images) names.insert(image.first);
+        std::map<std::string, Box> boxes = regions_read(pipeline, query_for_all(names, false));
         std::map<std::string, std::string> readers = image_readers(order, env);
         for (const auto &[name, dims] : images) {
             auto it = boxes.find(name);
@@ -553,9 +574,9 @@ public:
         define_image_regions(s, regions);
         LetList with_outputs = lets;
         // What the pipeline reads of each output, found once for all of them.
-        RegionQuery output_names;
-        for (const Function &o : outputs) output_names.names.insert(o.name());
-        std::map<std::string, Box> reads = regions_read(s, output_names);
+        std::set<std::string> output_names;
+        for (const Function &o : outputs) output_names.insert(o.name());
+        std::map<std::string, Box> reads = regions_read(s, query_for_all(output_names, false));
         std::map<std::string, Stmt> productions = find_productions(s);
         LetValues values;
         for (const auto &let : lets) values.bind(let.first, let.second);

@@ -582,6 +582,8 @@ public:
 };
 
 std::map<std::string, Box> touched(const Stmt &s, bool writes, const RegionQuery &query) {
+    // Nothing to find (an output no stage reads back): no walk.
+    if (query.expected_touches == 0) return {};
     RegionsTouched visitor(writes, s, query);
     s.accept(&visitor);
     // A region end that uses named loop ranges carries their definitions as

@@ -28,6 +28,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
+#include <llvm/IR/PassTimingInfo.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Passes/StandardInstrumentations.h>
 #include <llvm/Target/TargetMachine.h>
@@ -176,6 +177,10 @@ void optimize_module(llvm::Module &m, llvm::TargetMachine &tm) {
     llvm::PassInstrumentationCallbacks instrumentation;
     llvm::OptNoneInstrumentation skip_optnone(false);
     skip_optnone.registerCallbacks(instrumentation);
+    // LOOM_LLVM_ARGS=-time-passes times these passes too (the code
+    // generator's legacy pass manager times itself).
+    llvm::TimePassesHandler time_passes(llvm::TimePassesIsEnabled);
+    time_passes.registerCallbacks(instrumentation);
     llvm::PassBuilder pb(&tm, tuning, std::nullopt, &instrumentation);
     pb.registerModuleAnalyses(mam);
     pb.registerCGSCCAnalyses(cgam);
