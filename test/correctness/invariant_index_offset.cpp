@@ -106,3 +106,69 @@ TEST_CASE("the histogram's inner loop subtracts no buffer min", "[correctness][a
     }
     CHECK(increments >= 4);
 }
+
+namespace {
+
+// A 3x3 box filter over an input and into an output whose mins are not 0,
+// vectorized along x with a tail that shifts inwards, rows in a serial loop:
+// each tap's address is the row's invariant offset plus the loop's stride.
+struct Box3x3 {
+    ImageParam input{Int(32), 2, "box_in"};
+    Func box{"box"};
+    Var x{"x"}, y{"y"};
+    Box3x3() {
+        Expr sum = 0;
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) sum = sum + input(x + dx, y + dy) * (2 + dx + 3 * dy);
+        box(x, y) = sum;
+        box.vectorize(x, 8);
+    }
+};
+
+} // namespace
+
+TEST_CASE("a stencil's addresses split into a frozen invariant part and the loop's stride",
+          "[correctness][address]") {
+    const int w = 37, h = 11;
+    Buffer<int> in(w + 2, h + 2);
+    in.translate({-5, 3});
+    uint32_t s = 99u;
+    for (int yy = 3; yy < h + 5; yy++)
+        for (int xx = -5; xx < w - 3; xx++) {
+            s = s * 1664525u + 1013904223u;
+            in(xx, yy) = int(s >> 16) - 32768;
+        }
+    Box3x3 p;
+    p.input.set(in);
+    Buffer<int> out(w, h);
+    out.translate({-4, 4});
+    p.box.realize(out);
+    for (int yy = 4; yy < h + 4; yy++)
+        for (int xx = -4; xx < w - 4; xx++) {
+            int ref = 0;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) ref += in(xx + dx, yy + dy) * (2 + dx + 3 * dy);
+            INFO("at " << xx << ", " << yy);
+            REQUIRE(out(xx, yy) == ref);
+        }
+    // The invariant parts of the addresses (the buffers' mins, strides times
+    // the row) are summed behind a 64-bit freeze, which loop strength
+    // reduction takes as one value (LoopInvariantIndex.h): a freeze of an
+    // add or sub for each of the input's three rows at least. (Other
+    // freezes are of min, max and abs.)
+    loom_test::ScratchFile file("invariant_index_offset", "box.ll");
+    Box3x3 q;
+    q.box.compile_to_llvm_assembly(file.path, {q.input}, "box", Target("x86-64-linux-avx2"));
+    std::string text = loom_test::read_text(file.path);
+    int frozen_sums = 0;
+    for (size_t pos = 0; (pos = text.find(" = freeze i64 %", pos)) != std::string::npos;) {
+        size_t start = pos + std::string(" = freeze i64 ").size();
+        std::string operand = text.substr(start, text.find_first_of("\n ", start) - start);
+        pos = start;
+        size_t def = text.find("  " + operand + " = ");
+        if (def == std::string::npos) continue;
+        std::string op = text.substr(def + operand.size() + 5, 4);
+        if (op == "add " || op == "sub ") frozen_sums++;
+    }
+    CHECK(frozen_sums >= 3);
+}

@@ -128,8 +128,16 @@ llvm::Value *widen_index(llvm::IRBuilder<> &b, llvm::Value *v, llvm::Type *i64, 
 
 llvm::Value *CodeGen_LLVM::element_pointer(const std::string &buffer, llvm::Type *elem,
                                            llvm::Value *index) {
-    if (module->getDataLayout().getPointerSizeInBits() == 64)
+    if (module->getDataLayout().getPointerSizeInBits() == 64) {
         index = widen_index(*builder, index, i64_t);
+        LoopInvariantIndex::Parts parts = invariant_index.split(*builder, index);
+        if (parts.invariant) {
+            // base + invariant first, so that LICM hoists it whole.
+            llvm::Value *p = builder->CreateGEP(elem, sym_get(buffer), parts.invariant);
+            p = builder->CreateGEP(elem, p, parts.variant);
+            return parts.constant ? builder->CreateGEP(elem, p, parts.constant) : p;
+        }
+    }
     // index = a + b or a - b with neither constant, e.g. a histogram's
     // `hist[value + (0 - hist.min.0)]`: address (base + a) + b in two steps,
     // so LICM (which reassociates GEP chains) hoists base + b out of the loop

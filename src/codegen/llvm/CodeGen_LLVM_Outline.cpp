@@ -86,7 +86,9 @@ CodeGen_LLVM::Outlined CodeGen_LLVM::outline(const Stmt &body, const std::string
     symbols.push("__user_context", fn->getArg(0));
     if (!index.empty()) symbols.push(index, fn->getArg(1));
     loop_depth++;
+    invariant_index.enter_function();
     codegen_region(body);
+    invariant_index.leave();
     loop_depth--;
     if (!builder->GetInsertBlock()->getTerminator())
         builder->CreateRet(llvm::ConstantInt::get(i32_t, 0));

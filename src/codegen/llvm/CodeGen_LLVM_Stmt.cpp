@@ -111,7 +111,10 @@ void CodeGen_LLVM::visit(const For *op) {
     {
         ScopedBinding<llvm::Value *> bind(symbols, op->name, index);
         loop_depth++;
+        auto trips = as_const_int(op->extent);
+        invariant_index.enter_loop(index, trips && *trips <= 8);
         codegen_region(op->body);
+        invariant_index.leave();
         loop_depth--;
     }
     llvm::Value *next =

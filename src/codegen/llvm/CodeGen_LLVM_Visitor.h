@@ -20,6 +20,7 @@
 #include "codegen/CodeGenVisitor.h"
 #include "codegen/LoadIndexForms.h"
 #include "codegen/StridedLoadSpans.h"
+#include "codegen/llvm/LoopInvariantIndex.h"
 #include "ir/Scope.h"
 #include "loom/Target.h"
 #include "lower/LoweredFunc.h"
@@ -216,6 +217,9 @@ private:
 
     // ---- Memory (CodeGen_LLVM_Memory.cpp) ----
     llvm::Value *element_pointer(const std::string &buffer, llvm::Type *elem, llvm::Value *index);
+    /** The serial loops around the code being generated, for splitting
+     * addresses into invariant and varying parts (LoopInvariantIndex.h). */
+    LoopInvariantIndex invariant_index;
     llvm::Value *vector_of_pointers(const std::string &buffer, llvm::Type *elem, const Expr &index);
     llvm::Value *predicate_mask(const Expr &predicate, int lanes);
     /** What the innermost straight-line region being generated (a loop
