@@ -91,6 +91,9 @@ size_t largest_block(const llvm::Function &f) {
 
 constexpr size_t max_slp_block = 2000;
 
+// Marks the functions where the SLP vectorizer packed something.
+constexpr const char *slp_packed_attribute = "loom-slp-packed";
+
 // The SLP vectorizer, on the functions where it can pay: loop nests the
 // schedule left scalar (an unrolled histogram's lumas, a scalar pipeline),
 // not ones it vectorized, and no block too long for it. Per function, so a
@@ -104,11 +107,29 @@ struct ScalarCodeSLP : llvm::PassInfoMixin<ScalarCodeSLP> {
             return llvm::PreservedAnalyses::all();
         llvm::PreservedAnalyses kept = reassociate.run(f, am);
         am.invalidate(f, kept);
-        kept.intersect(slp.run(f, am));
+        llvm::PreservedAnalyses packed = slp.run(f, am);
+        if (!packed.areAllPreserved()) f.addFnAttr(slp_packed_attribute);
+        kept.intersect(std::move(packed));
         return kept;
     }
     llvm::ReassociatePass reassociate;
     llvm::SLPVectorizerPass slp;
+};
+
+// InstCombine and SimplifyCFG once more, on the functions whose code the
+// SLP vectorizer or short-loop unrolling rewrote (elsewhere the earlier
+// runs left nothing for them: skipping them saves 5-10% of the IR time).
+struct CleanUpRewritten : llvm::PassInfoMixin<CleanUpRewritten> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &am) {
+        if (!f.hasFnAttribute(slp_packed_attribute) && !was_short_loop_unrolled(f))
+            return llvm::PreservedAnalyses::all();
+        llvm::PreservedAnalyses kept = combine.run(f, am);
+        am.invalidate(f, kept);
+        kept.intersect(simplify_cfg.run(f, am));
+        return kept;
+    }
+    llvm::InstCombinePass combine;
+    llvm::SimplifyCFGPass simplify_cfg;
 };
 
 llvm::ModulePassManager lean_pipeline(bool stack_buffers) {
@@ -147,8 +168,7 @@ llvm::ModulePassManager lean_pipeline(bool stack_buffers) {
     // register accumulators, unrolled (ShortLoopUnroll.cpp).
     add_short_loop_unrolling(fpm);
     fpm.addPass(ScalarCodeSLP());
-    fpm.addPass(llvm::InstCombinePass());
-    fpm.addPass(llvm::SimplifyCFGPass());
+    fpm.addPass(CleanUpRewritten());
     // Last, as in the code generator (whose own run is off): InstCombine
     // would fold its pointer increments back into indexing.
     add_loop_strength_reduction(fpm, /*all_loops=*/false);
