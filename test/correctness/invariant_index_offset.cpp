@@ -111,7 +111,7 @@ namespace {
 
 // A 3x3 box filter over an input and into an output whose mins are not 0,
 // vectorized along x with a tail that shifts inwards, rows in a serial loop:
-// each tap's address is the row's invariant offset plus the loop's stride.
+// each tap's address is an invariant offset, the row's step and x's.
 struct Box3x3 {
     ImageParam input{Int(32), 2, "box_in"};
     Func box{"box"};
@@ -127,7 +127,7 @@ struct Box3x3 {
 
 } // namespace
 
-TEST_CASE("a stencil's addresses split into a frozen invariant part and the loop's stride",
+TEST_CASE("a stencil's addresses split into a frozen invariant part and the loops' steps",
           "[correctness][address]") {
     const int w = 37, h = 11;
     Buffer<int> in(w + 2, h + 2);
@@ -151,11 +151,10 @@ TEST_CASE("a stencil's addresses split into a frozen invariant part and the loop
             INFO("at " << xx << ", " << yy);
             REQUIRE(out(xx, yy) == ref);
         }
-    // The invariant parts of the addresses (the buffers' mins, strides times
-    // the row) are summed behind a 64-bit freeze, which loop strength
-    // reduction takes as one value (LoopInvariantIndex.h): a freeze of an
-    // add or sub for each of the input's three rows at least. (Other
-    // freezes are of min, max and abs.)
+    // The terms of the addresses that no loop changes (the buffers' x mins)
+    // are summed behind a 64-bit freeze, which loop strength reduction takes
+    // as one value (LoopInvariantIndex.h); the rows' terms stay visible to it.
+    // (Other freezes are of min, max and abs.)
     loom_test::ScratchFile file("invariant_index_offset", "box.ll");
     Box3x3 q;
     q.box.compile_to_llvm_assembly(file.path, {q.input}, "box", Target("x86-64-linux-avx2"));
@@ -170,5 +169,5 @@ TEST_CASE("a stencil's addresses split into a frozen invariant part and the loop
         std::string op = text.substr(def + operand.size() + 5, 4);
         if (op == "add " || op == "sub ") frozen_sums++;
     }
-    CHECK(frozen_sums >= 3);
+    CHECK(frozen_sums >= 1);
 }

@@ -132,8 +132,9 @@ llvm::Value *CodeGen_LLVM::element_pointer(const std::string &buffer, llvm::Type
         index = widen_index(*builder, index, i64_t);
         LoopInvariantIndex::Parts parts = invariant_index.split(*builder, index);
         if (parts.invariant) {
-            // base + invariant first, so that LICM hoists it whole.
+            // base + invariant, then + outer: LICM hoists each as far as it goes.
             llvm::Value *p = builder->CreateGEP(elem, sym_get(buffer), parts.invariant);
+            if (parts.outer) p = builder->CreateGEP(elem, p, parts.outer);
             p = builder->CreateGEP(elem, p, parts.variant);
             return parts.constant ? builder->CreateGEP(elem, p, parts.constant) : p;
         }

@@ -52,7 +52,7 @@ llvm::Value *sum(llvm::IRBuilder<> &b, const std::vector<Term> &terms) {
 } // namespace
 
 void LoopInvariantIndex::enter_loop(llvm::PHINode *index, bool few_trips) {
-    levels.push_back(Level{index, few_trips, {}, {}});
+    levels.push_back(Level{index, few_trips, Scope{index->getParent(), {}, {}}});
 }
 
 void LoopInvariantIndex::enter_function() {
@@ -63,36 +63,33 @@ void LoopInvariantIndex::leave() {
     levels.pop_back();
 }
 
-bool LoopInvariantIndex::inside_loop(const llvm::BasicBlock *block) {
-    Level &level = levels.back();
-    auto known = level.inside.find(block);
-    if (known != level.inside.end()) return known->second;
-    // The loop's blocks are its header and the blocks made since (the code
+bool LoopInvariantIndex::inside(Scope &scope, const llvm::BasicBlock *block) {
+    auto known = scope.inside.find(block);
+    if (known != scope.inside.end()) return known->second;
+    // A loop's blocks are its header and the blocks made since (the code
     // generator appends blocks to the function as it goes): walk back from
     // the last one to the header.
-    const llvm::BasicBlock *header = level.index->getParent();
     bool found = false;
-    if (block->getParent() == header->getParent()) {
-        const llvm::Function &f = *header->getParent();
+    if (block->getParent() == scope.header->getParent()) {
+        const llvm::Function &f = *scope.header->getParent();
         for (auto it = f.end(); it != f.begin();) {
             --it;
             if (&*it == block) found = true;
-            if (found || &*it == header) break;
+            if (found || &*it == scope.header) break;
         }
     }
-    level.inside.emplace(block, found);
+    scope.inside.emplace(block, found);
     return found;
 }
 
-bool LoopInvariantIndex::varies(const llvm::Value *v, int depth) {
+bool LoopInvariantIndex::varies(Scope &scope, const llvm::Value *v, int depth) {
     if (llvm::isa<llvm::Constant>(v) || llvm::isa<llvm::Argument>(v)) return false;
     const auto *inst = llvm::dyn_cast<llvm::Instruction>(v);
     if (!inst) return true;
-    Level &level = levels.back();
-    auto known = level.varies.find(v);
-    if (known != level.varies.end()) return known->second;
+    auto known = scope.varies.find(v);
+    if (known != scope.varies.end()) return known->second;
     bool result;
-    if (!inside_loop(inst->getParent())) {
+    if (!inside(scope, inst->getParent())) {
         result = false;
     } else if (depth >= max_depth || llvm::isa<llvm::PHINode>(inst) ||
                inst->mayReadOrWriteMemory() ||
@@ -101,9 +98,9 @@ bool LoopInvariantIndex::varies(const llvm::Value *v, int depth) {
     } else {
         result = false;
         for (const llvm::Value *operand : inst->operands())
-            if ((result = varies(operand, depth + 1))) break;
+            if ((result = varies(scope, operand, depth + 1))) break;
     }
-    level.varies.emplace(v, result);
+    scope.varies.emplace(v, result);
     return result;
 }
 
@@ -111,13 +108,19 @@ LoopInvariantIndex::Parts LoopInvariantIndex::split(llvm::IRBuilder<> &b, llvm::
     Parts parts;
     parts.variant = index;
     if (levels.empty() || !levels.back().index || levels.back().few_trips) return parts;
-    std::vector<Term> terms, variant, invariant, constant;
+    // The outermost serial loop of the function being generated.
+    size_t outermost = levels.size() - 1;
+    while (outermost > 0 && levels[outermost - 1].index) outermost--;
+    Scope &innermost_loop = levels.back().loop, &all_loops = levels[outermost].loop;
+    std::vector<Term> terms, variant, outer, invariant, constant;
     if (!add_terms(index, false, terms, 0)) return parts;
     for (const Term &t : terms) {
         if (llvm::isa<llvm::Constant>(t.value)) {
             constant.push_back(t);
-        } else if (varies(t.value, 0)) {
+        } else if (varies(innermost_loop, t.value, 0)) {
             variant.push_back(t);
+        } else if (varies(all_loops, t.value, 0)) {
+            outer.push_back(t);
         } else {
             invariant.push_back(t);
         }
@@ -130,6 +133,7 @@ LoopInvariantIndex::Parts LoopInvariantIndex::split(llvm::IRBuilder<> &b, llvm::
          llvm::isa<llvm::LoadInst>(invariant[0].value)))
         return parts;
     parts.invariant = b.CreateFreeze(sum(b, invariant));
+    parts.outer = outer.empty() ? nullptr : sum(b, outer);
     parts.variant = sum(b, variant);
     parts.constant = constant.empty() ? nullptr : sum(b, constant);
     return parts;
