@@ -4,6 +4,7 @@
 #include <llvm/IR/MDBuilder.h>
 
 #include "codegen/llvm/CodeGen_LLVM_Visitor.h"
+#include "codegen/llvm/ShortLoopUnroll.h"
 #include "ir/Error.h"
 #include "ir/IROperator.h"
 
@@ -112,7 +113,7 @@ void CodeGen_LLVM::visit(const For *op) {
         ScopedBinding<llvm::Value *> bind(symbols, op->name, index);
         loop_depth++;
         auto trips = as_const_int(op->extent);
-        invariant_index.enter_loop(index, trips && *trips <= 8);
+        invariant_index.enter_loop(index, trips && *trips <= short_loop_max_trips);
         codegen_region(op->body);
         invariant_index.leave();
         loop_depth--;

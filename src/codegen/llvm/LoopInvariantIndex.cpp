@@ -52,7 +52,9 @@ llvm::Value *sum(llvm::IRBuilder<> &b, const std::vector<Term> &terms) {
 } // namespace
 
 void LoopInvariantIndex::enter_loop(llvm::PHINode *index, bool few_trips) {
-    levels.push_back(Level{index, few_trips, Scope{index->getParent(), {}, {}}});
+    Scope loop{index->getParent(), {}, {}};
+    loop.inside.emplace(loop.header, true);
+    levels.push_back(Level{index, few_trips, std::move(loop)});
 }
 
 void LoopInvariantIndex::enter_function() {
@@ -64,22 +66,21 @@ void LoopInvariantIndex::leave() {
 }
 
 bool LoopInvariantIndex::inside(Scope &scope, const llvm::BasicBlock *block) {
+    // A loop's blocks are its header and the blocks made since: the code
+    // generator appends blocks to the function as it goes. Those made since
+    // the last look are marked, walking back from the last one to the
+    // header or to a block marked before; a block not marked then is older
+    // than the header.
     auto known = scope.inside.find(block);
     if (known != scope.inside.end()) return known->second;
-    // A loop's blocks are its header and the blocks made since (the code
-    // generator appends blocks to the function as it goes): walk back from
-    // the last one to the header.
-    bool found = false;
-    if (block->getParent() == scope.header->getParent()) {
-        const llvm::Function &f = *scope.header->getParent();
-        for (auto it = f.end(); it != f.begin();) {
-            --it;
-            if (&*it == block) found = true;
-            if (found || &*it == scope.header) break;
-        }
+    const llvm::Function &f = *scope.header->getParent();
+    if (block->getParent() != &f) return false;
+    for (auto it = f.end(); it != f.begin();) {
+        --it;
+        if (&*it == scope.header || scope.inside.count(&*it)) break;
+        scope.inside.emplace(&*it, true);
     }
-    scope.inside.emplace(block, found);
-    return found;
+    return scope.inside.emplace(block, false).first->second;
 }
 
 bool LoopInvariantIndex::varies(Scope &scope, const llvm::Value *v, int depth) {

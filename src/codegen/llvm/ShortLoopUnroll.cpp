@@ -8,7 +8,7 @@
 // too big for the threshold), and the loop's compare, branch and index
 // updates per 16 multiply-adds cost conv_layer 15-20% on AMD Zen 5.
 // Here, after the body has its final size, an innermost loop of at most
-// max_trips constant trips that carries vector values (the accumulators,
+// short_loop_max_trips constant trips that carries vector values (the accumulators,
 // promoted to registers by LICM) and stays small when unrolled is marked
 // llvm.loop.unroll.full and unrolled.
 
@@ -28,7 +28,6 @@ namespace Internal {
 
 namespace {
 
-constexpr unsigned max_trips = 8;
 // Once a loop is unrolled, the loop around it is innermost and is looked at
 // too: conv_layer's 3 trips over the unrolled taps (~600 instructions) would
 // be unrolled at 800 and then spill (76 stack accesses in the loop).
@@ -47,7 +46,7 @@ public:
                                 llvm::LoopStandardAnalysisResults &results, llvm::LPMUpdater &) {
         if (!loop.isInnermost() || !carries_vector(loop)) return llvm::PreservedAnalyses::all();
         unsigned trips = results.SE.getSmallConstantTripCount(&loop);
-        if (trips < 2 || trips > max_trips) return llvm::PreservedAnalyses::all();
+        if (trips < 2 || trips > short_loop_max_trips) return llvm::PreservedAnalyses::all();
         size_t size = 0;
         for (const llvm::BasicBlock *b : loop.blocks()) size += b->size();
         if (size * trips > max_unrolled_instructions) return llvm::PreservedAnalyses::all();

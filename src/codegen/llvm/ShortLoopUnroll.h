@@ -11,6 +11,9 @@ class Function;
 namespace loom {
 namespace Internal {
 
+/** The most constant trips of a loop the pass below unrolls. */
+constexpr unsigned short_loop_max_trips = 8;
+
 /** Appends to fpm a pass that fully unrolls innermost loops of a few constant
  * trips whose accumulators live in vector registers (a convolution's taps)
  * and marks the functions where it did (see was_short_loop_unrolled). */
