@@ -210,17 +210,11 @@ class BoundsBuilder : public IRMutator {
     /** A search for the region of Func (or image) `name` in a statement that
      * holds `touches` of its reads or writes, and no other. */
     RegionQuery query_for(const std::string &name, int touches, bool writes) const {
-        RegionQuery q;
-        q.names = {name};
+        RegionQuery q = query_for_all({name}, writes);
         // The searches see the small bounds of consumers in the same loop
         // written out, as when those lets were inside the statement searched.
         q.outer_lets = &small_level_values;
-        if (lets_read_buffers) return q;
-        q.expected_touches = touches;
-        const TouchIndex &i = index;
-        q.production_touches = [&i, name, writes](const std::string &production) {
-            return (writes ? i.writes_in(production, name) : i.reads_in(production, name)) > 0;
-        };
+        if (q.expected_touches >= 0) q.expected_touches = touches;
         return q;
     }
 
