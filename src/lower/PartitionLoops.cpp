@@ -375,6 +375,19 @@ class FindHints : public IRVisitor {
         return std::nullopt;
     }
 
+    /** Whether a clamp in the body of a loop with loops inside changes with
+     * those inner loops. One that does not (a row's clamped y read in every
+     * pixel of the row) is hoisted out of them by LLVM and costs once per
+     * iteration of this loop: partitioning this loop for it would copy the
+     * inner loops (and their own partitions) for no speed. */
+    bool costs_every_inner_iteration(const Expr &clamp) const {
+        if (innermost) return true;
+        if (loops.empty()) return false;
+        std::set<std::string> inner(opaque_lets);
+        for (const auto &l : loops) inner.insert(l.first);
+        return expr_uses_vars(inline_lets(clamp), inner);
+    }
+
     void record(const IRNode *node, const Expr &replacement, const std::vector<Expr> &conds) {
         auto [it, added] = hints.try_emplace(node);
         if (added) order.push_back(node);
@@ -421,7 +434,7 @@ protected:
         IRVisitor::visit(op);
     }
     void visit(const Min *op) override {
-        if (is_tagged(op) && op->type.lanes == 1) {
+        if (is_tagged(op) && op->type.lanes == 1 && costs_every_inner_iteration(op)) {
             std::vector<Expr> conds;
             Expr v = steady_value(op, conds);
             record(op, v, conds);
@@ -431,7 +444,7 @@ protected:
         IRVisitor::visit(op);
     }
     void visit(const Max *op) override {
-        if (is_tagged(op) && op->type.lanes == 1) {
+        if (is_tagged(op) && op->type.lanes == 1 && costs_every_inner_iteration(op)) {
             std::vector<Expr> conds;
             Expr v = steady_value(op, conds);
             record(op, v, conds);

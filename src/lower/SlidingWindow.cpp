@@ -157,7 +157,17 @@ class SlideFunc : public IRMutator {
             if (let.first == prefix + var + ".min") min_name_value = let.second;
         }
         Expr slid = simplify(max(min_name_value, add(prev_max, 1)));
-        Expr first = likely(GT::make(int_var(op->name), op->min));
+        // The first iteration is peeled off (partition_loops acts on a
+        // likely() hint) only where the produce sits inside a loop of this
+        // loop's body: there the test and the producer's loop run in every
+        // iteration of that inner loop. A produce at this loop's own level
+        // pays the test once per iteration, and peeling would copy the
+        // whole body (every stage computed here) for no speed, so the hint
+        // counts only when this loop is innermost (as Halide's does).
+        Expr later = GT::make(int_var(op->name), op->min);
+        Expr first = path.inner_loops.empty()
+                         ? make_intrinsic(Bool(), Intrinsic::likely_if_innermost, {later})
+                         : likely(later);
         Expr value = Select::make(first, slid, min_name_value);
         return ReplaceLet(prefix + var + ".min", value).mutate(op->body);
     }

@@ -172,9 +172,7 @@ class LaterIteration : public IRMutator {
     const For *loop;
 
     bool is_not_first(const Expr &c) const {
-        Expr e = c;
-        if (const auto *call = e.as<Call>(); call && call->is_intrinsic(Intrinsic::likely))
-            e = call->args[0];
+        Expr e = unwrap_likely(c);
         const auto *gt = e.as<GT>();
         const auto *v = gt ? gt->a.as<Variable>() : nullptr;
         return v && v->name == loop->name && equal(gt->b, loop->min);

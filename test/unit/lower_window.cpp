@@ -177,3 +177,45 @@ TEST_CASE("sliding window with a boundary condition and vectorized rows", "[wind
         for (int i = 0; i < W; i++) wrong += out(i, j) != rbx(i, j - 1) + rbx(i, j) + rbx(i, j + 1);
     CHECK(wrong == 0);
 }
+
+namespace {
+
+int count_produces(const Stmt &s, const std::string &func) {
+    return int(find_nodes<ProducerConsumer>(s, [&](const ProducerConsumer *pc) {
+                   return pc->is_producer && pc->name == func;
+               }).size());
+}
+
+} // namespace
+
+TEST_CASE("sliding window peels the first iteration only where the produce runs per inner "
+          "iteration",
+          "[window][partition]") {
+    Buffer<int> in = make_input();
+    {
+        // Produced once per row of the output: the first-row test costs once
+        // per row, so the row loop is not peeled into two copies.
+        Blur b(in);
+        b.bx.store_root().compute_at(b.by, b.y);
+        Buffer<int> out(W, H);
+        b.by.realize(out);
+        CHECK(wrong_values(in, out) == 0);
+        LoweredFunc lf = lower({b.by.function()}, "win6", get_host_target());
+        INFO(lf.body);
+        CHECK(count_produces(lf.body, "win_bx") == 1);
+    }
+    {
+        // Produced per column inside each row, sliding down the strip: the
+        // test would run for every column, so the first row is peeled.
+        Blur b(in);
+        Var yo("yo"), yi("yi");
+        b.by.split(b.y, yo, yi, 8);
+        b.bx.store_at(b.by, yo).compute_at(b.by, b.x);
+        Buffer<int> out(W, H);
+        b.by.realize(out);
+        CHECK(wrong_values(in, out) == 0);
+        LoweredFunc lf = lower({b.by.function()}, "win7", get_host_target());
+        INFO(lf.body);
+        CHECK(count_produces(lf.body, "win_bx") == 2);
+    }
+}
