@@ -62,11 +62,11 @@ struct PhaseTimer {
 struct Engine {
     std::mutex mutex;
     std::unique_ptr<llvm::TargetMachine> target_machine;
-    // The same target without optimization, for optnone functions; made on
-    // first use.
-    std::unique_ptr<llvm::TargetMachine> unoptimized_machine;
+    // The same target without optimization, for optnone functions, one per
+    // thread of a compile in parts (ParallelCompile.h); made on first use.
+    std::vector<std::unique_ptr<llvm::TargetMachine>> unoptimized_machines;
     // More of the same target, one per further thread of a compile in
-    // parts (ParallelCompile.h); made on first use.
+    // parts; made on first use.
     std::vector<std::unique_ptr<llvm::TargetMachine>> part_machines;
     std::unique_ptr<llvm::orc::LLJIT> jit;
     uint64_t modules_added = 0;
@@ -203,14 +203,17 @@ JITModule JITModule::compile_on_this_stack(const LoweredFunc &f, const Target &t
                                                 << llvm_error_text(std::move(err)));
         }
     };
+    auto unoptimized_machine = [&](size_t part) -> llvm::TargetMachine & {
+        while (engine.unoptimized_machines.size() <= part) {
+            engine.unoptimized_machines.push_back(make_target_machine(target));
+            engine.unoptimized_machines.back()->setOptLevel(llvm::CodeGenOptLevel::None);
+        }
+        return *engine.unoptimized_machines[part];
+    };
     auto add_optnone_part = [&] {
         std::unique_ptr<llvm::Module> optnone = split_off_optnone_functions(*module);
         if (!optnone) return;
-        if (!engine.unoptimized_machine) {
-            engine.unoptimized_machine = make_target_machine(target);
-            engine.unoptimized_machine->setOptLevel(llvm::CodeGenOptLevel::None);
-        }
-        add_object(emit_object_file(*optnone, *engine.unoptimized_machine), "optnone");
+        add_object(emit_object_file(*optnone, unoptimized_machine(0)), "optnone");
     };
 
     if (want_assembly) {
@@ -219,23 +222,22 @@ JITModule JITModule::compile_on_this_stack(const LoweredFunc &f, const Target &t
         llvm::raw_string_ostream os(state->assembly);
         module->print(os, nullptr);
     } else {
-        add_optnone_part();
-        std::vector<llvm::SmallVector<char, 0>> parts;
+        CompiledParts parts;
         {
             CompileThreads threads(max_compile_threads());
-            parts = compile_in_parts(
-                *module, threads.count(), [&](size_t part) -> llvm::TargetMachine & {
-                    if (part == 0) return *engine.target_machine;
-                    while (engine.part_machines.size() < part)
-                        engine.part_machines.push_back(make_target_machine(target));
-                    return *engine.part_machines[part - 1];
-                });
+            parts = compile_in_parts(*module, threads.count(), [&](size_t part) -> MachinePair {
+                while (engine.part_machines.size() < part)
+                    engine.part_machines.push_back(make_target_machine(target));
+                llvm::TargetMachine &optimizing =
+                    part == 0 ? *engine.target_machine : *engine.part_machines[part - 1];
+                return {optimizing, unoptimized_machine(part)};
+            });
         }
-        if (!parts.empty()) {
+        if (!parts.objects.empty()) {
             timer.phase("optimize and machine code, in parts");
-            for (size_t i = 0; i < parts.size(); i++)
-                add_object(std::move(parts[i]), "part" + std::to_string(i));
-            state->parts = int(parts.size());
+            for (size_t i = 0; i < parts.objects.size(); i++)
+                add_object(std::move(parts.objects[i]), "part" + std::to_string(i));
+            state->parts = parts.parts;
             module.reset();
         } else {
             optimize_module(*module, *engine.target_machine);

@@ -2,13 +2,13 @@
 #define LOOM_JIT_MODULESPLIT_H
 
 // A module's functions divided between modules compiled apart:
-//  - the functions marked optnone (the entry function of a pipeline with
-//    many buffers: their checks, field reads and calls of outlined loop
-//    nests), compiled by a target machine without optimization: its fast
-//    register allocator is linear in their size, the greedy one is not (a
-//    Pipeline of 2000 outputs spent 20 of its 30 s there);
-//  - parts of about equal size, optimized and compiled on several threads
-//    at once (ParallelCompile.h).
+//  - the functions marked optnone (a pipeline's entry function: its checks,
+//    field reads and calls of outlined loop nests), compiled by a target
+//    machine without optimization: its fast register allocator is linear in
+//    their size, the greedy one is not (a Pipeline of 2000 outputs spent 20
+//    of its 30 s there), and it takes about a quarter of the time;
+//  - parts of about equal cost, optimized and compiled on several threads
+//    at once (ParallelCompile.h), each with its share of the optnone ones.
 
 #include <memory>
 #include <set>

@@ -35,15 +35,28 @@ private:
     int taken;
 };
 
-/** Optimizes m (optimize_module) and compiles it to object files, one per
- * part, on up to `threads` threads at once; machine_for(i) compiles part i
- * (called only for parts that are made), part 0 on this thread and in m
- * itself, the others in LLVMContexts of their own (handed over as
- * bitcode). Returns nothing, with m unchanged, when m is too small to gain
- * from it or one function is most of it. */
-std::vector<llvm::SmallVector<char, 0>>
-compile_in_parts(llvm::Module &m, int threads,
-                 const std::function<llvm::TargetMachine &(size_t part)> &machine_for);
+/** The target machines one part of a compile uses: the optimizing one for
+ * its functions, the unoptimizing one (CodeGenOptLevel::None) for its
+ * optnone functions. Neither is used by another part at the same time. */
+struct MachinePair {
+    llvm::TargetMachine &optimizing;
+    llvm::TargetMachine &unoptimized;
+};
+using PartMachines = std::function<MachinePair(size_t part)>;
+
+/** Optimizes m (optimize_module) and compiles it to object files, parts of
+ * about equal cost on up to `threads` threads at once; machines_for(i)
+ * compiles part i (called only for parts that are made), part 0 on this
+ * thread and in m itself, the others in LLVMContexts of their own (handed
+ * over as bitcode). m's optnone functions are compiled without optimization
+ * (ModuleSplit.h), each part's in an object of its own. Returns no
+ * objects and no parts, with m unchanged, when
+ * m is too small to gain from it or one function is most of it. */
+struct CompiledParts {
+    std::vector<llvm::SmallVector<char, 0>> objects; // one or two per part
+    int parts = 0;
+};
+CompiledParts compile_in_parts(llvm::Module &m, int threads, const PartMachines &machines_for);
 
 } // namespace Internal
 } // namespace loom

@@ -164,8 +164,10 @@ TEST_CASE("a stencil's addresses split into a frozen invariant part and the loop
         size_t start = pos + std::string(" = freeze i64 ").size();
         std::string operand = text.substr(start, text.find_first_of("\n ", start) - start);
         pos = start;
-        size_t def = text.find("  " + operand + " = ");
-        if (def == std::string::npos) continue;
+        // Value names are per function: look in the freeze's own.
+        size_t function_start = text.rfind("\ndefine ", pos);
+        size_t def = text.find("  " + operand + " = ", function_start);
+        if (function_start == std::string::npos || def == std::string::npos || def > pos) continue;
         std::string op = text.substr(def + operand.size() + 5, 4);
         if (op == "add " || op == "sub ") frozen_sums++;
     }

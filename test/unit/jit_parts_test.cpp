@@ -126,3 +126,47 @@ TEST_CASE("a small pipeline is compiled whole, without pieces", "[jit][parts]") 
         for (int x = 0; x < 19; x++) wrong += result.at({x, y}) != (x - 7 * y) * 3 + 1;
     CHECK(wrong == 0);
 }
+
+namespace {
+
+/** The attribute list of `name`'s definition in printed LLVM IR, or "". */
+std::string attributes_of(const std::string &ir, const std::string &name) {
+    size_t def = ir.find("@" + name + "(");
+    if (def == std::string::npos) return "";
+    size_t hash = ir.find(" #", def), eol = ir.find('\n', def);
+    if (hash == std::string::npos || hash > eol) return "";
+    std::string group = ir.substr(hash + 1, ir.find(' ', hash + 1) - hash - 1);
+    size_t list = ir.find("attributes " + group + " = {");
+    return list == std::string::npos ? "" : ir.substr(list, ir.find('\n', list) - list);
+}
+
+} // namespace
+
+TEST_CASE("a pipeline's entry is compiled without optimization, its loop nests with",
+          "[jit][parts]") {
+    // The entry keeps checks, field reads and calls (it runs once per call);
+    // each serial loop nest is a function of its own, optimized.
+    ImageParam in(Int(32), 2, "in");
+    Var x("x"), y("y");
+    Func f("cold_f");
+    f(x, y) = in(x, y) * 5 - y;
+    f.vectorize(x, 8);
+    LoweredFunc lf = lower({f.function()}, "cold", get_host_target());
+    JITModule printed = JITModule::compile(lf, get_host_target(), /*want_assembly=*/true);
+    const std::string &ir = printed.llvm_assembly();
+    INFO(ir);
+    CHECK(attributes_of(ir, "cold_with_context").find("optnone") != std::string::npos);
+    CHECK(count_outlined_loops(ir) == 1);
+    CHECK(attributes_of(ir, "loop_nest.cold_f.s0.y").find("optnone") == std::string::npos);
+
+    JITModule m = JITModule::compile(lf, get_host_target());
+    TestBuffer input({0, 0}, {21, 6}), result({0, 0}, {21, 6});
+    for (int yy = 0; yy < 6; yy++)
+        for (int xx = 0; xx < 21; xx++) input.at({xx, yy}) = xx * 11 - yy;
+    std::vector<void *> argv{nullptr, &input.raw, &result.raw};
+    REQUIRE(m.argv_function()(argv.data()) == 0);
+    int wrong = 0;
+    for (int yy = 0; yy < 6; yy++)
+        for (int xx = 0; xx < 21; xx++) wrong += result.at({xx, yy}) != (xx * 11 - yy) * 5 - yy;
+    CHECK(wrong == 0);
+}

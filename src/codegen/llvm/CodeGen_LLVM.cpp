@@ -254,19 +254,25 @@ llvm::Function *CodeGen_LLVM::define_body_function(const LoweredFunc &f) {
         entry_arguments.insert(name);
     }
     push_embedded_buffers(f);
+    // The loop nests leave this function (each in a function of its own, or
+    // with many nests, in runs of a few), and what remains is glue: buffer
+    // checks and field reads, allocations, calls. It runs once per call and
+    // is compiled without optimization (optnone; the JIT uses an
+    // unoptimizing target machine, src/jit/ModuleSplit.h): LLVM's optimizing
+    // code generation costs about twice as much per instruction of glue (its
+    // calls and branches) as of a loop, a third to a half of a small
+    // pipeline's IR (blur, wavelet, matmul), and is not linear in its size
+    // (2000 outputs: 10 s instead of 30). Without optimization it costs a
+    // quarter of that; a call of a pipeline takes as long as before.
+    function->addFnAttr(llvm::Attribute::OptimizeNone);
     outline_loop_nests = count_loop_nests(f.body) > max_loop_nests_per_function;
-    // With many loop nests outlined, what remains here is glue: buffer checks
-    // and field reads, allocations, and calls of the outlined parts. It runs
-    // once per call, and LLVM's code generation without optimization is
-    // linear in its size, the optimizing one is not (the JIT compiles optnone
-    // functions with an unoptimizing target machine, src/jit/ModuleSplit.h:
-    // 2000 outputs in 10 s instead of 30, 2000 chained stages in 6 s, not 7).
     if (outline_loop_nests) {
-        function->addFnAttr(llvm::Attribute::OptimizeNone);
         codegen_region(f.body);
     } else {
+        outline_each_nest = true;
         PiecesScope pieces(*this, f.body);
         codegen_region(f.body);
+        outline_each_nest = false;
     }
     pop_embedded_buffers(f);
     entry_arguments.clear();

@@ -1,16 +1,19 @@
 // Outlined code. The body of a ForType::Parallel loop becomes an internal
 // function `int task(void *uc, int index, uint8_t *closure)` and the loop a
 // call to the runtime's loom_do_par_for, which runs the task for every index
-// of [min, min + extent) on the thread pool. In a pipeline with many loop
-// nests at its top level, each nest becomes `int nest(void *uc, uint8_t
-// *closure)`, called once: LLVM's code generation costs more than linear
-// time in the size of a function, so one function per nest keeps the
-// compile time of a long pipeline linear in its length.
+// of [min, min + extent) on the thread pool. Each serial loop nest at the
+// top level becomes `int nest(void *uc, uint8_t *closure)`, called once
+// (in a pipeline with many, runs of a few nests and of checks share one):
+// the entry function keeps only glue, compiled without optimization
+// (CodeGen_LLVM.cpp), and LLVM's code generation, which costs more than
+// linear time in the size of a function, stays linear in the length of a
+// long pipeline.
 //
 // The closure is a struct (on the caller's stack) holding every value of the
 // enclosing function the body refers to: lets, loop variables, buffer host
 // pointers and fields, allocations, the user context.
 
+#include <algorithm>
 #include <set>
 
 #include <llvm/IR/Constants.h>
@@ -42,7 +45,10 @@ CodeGen_LLVM::Outlined CodeGen_LLVM::outline(const Stmt &body, const std::string
         types.push_back(value->getType());
     }
     llvm::StructType *closure_type = llvm::StructType::create(context, types, "closure." + name);
-    llvm::Value *closure = create_entry_alloca(closure_type, nullptr, 16, name + ".closure");
+    // Aligned for its widest member (a vector let): the stores into it are
+    // aligned accesses, which fault on less in unoptimized code.
+    int align = std::max(16, int(module->getDataLayout().getPrefTypeAlign(closure_type).value()));
+    llvm::Value *closure = create_entry_alloca(closure_type, nullptr, align, name + ".closure");
     for (size_t i = 0; i < values.size(); i++) {
         builder->CreateStore(values[i],
                              builder->CreateStructGEP(closure_type, closure, unsigned(i)));

@@ -84,7 +84,7 @@ void CodeGen_LLVM::visit(const For *op) {
         codegen_parallel_for(op);
         return;
     }
-    if (outline_loop_nests && loop_depth == 0) {
+    if ((outline_loop_nests || outline_each_nest) && loop_depth == 0) {
         codegen_outlined_loop(op);
         return;
     }

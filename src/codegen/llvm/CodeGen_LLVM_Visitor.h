@@ -171,6 +171,10 @@ private:
     int loop_depth = 0;
     /** Are top-level serial loop nests outlined (a function with many)? */
     bool outline_loop_nests = false;
+    /** Is each top-level serial loop nest a function of its own, so that
+     * the entry function keeps only glue and is compiled without
+     * optimization (it runs once per call)? */
+    bool outline_each_nest = false;
 
     // ---- A large function in pieces (CodeGen_LLVM_Pieces.cpp) ----
     /** The loops of the function being generated, measured; empty when it

@@ -192,8 +192,8 @@ void optimize_module(llvm::Module &m, llvm::TargetMachine &tm) {
     llvm::FunctionAnalysisManager fam;
     llvm::CGSCCAnalysisManager cgam;
     llvm::ModuleAnalysisManager mam;
-    // Passes skip functions marked optnone (the entry function of a pipeline
-    // with many buffers and outlined loop nests: checks and calls).
+    // Passes skip functions marked optnone (a pipeline's entry function:
+    // checks and calls, its loop nests outlined).
     llvm::PassInstrumentationCallbacks instrumentation;
     llvm::OptNoneInstrumentation skip_optnone(false);
     skip_optnone.registerCallbacks(instrumentation);

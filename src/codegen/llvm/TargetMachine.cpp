@@ -166,8 +166,8 @@ std::unique_ptr<llvm::TargetMachine> make_target_machine(const Target &t) {
         llvm_target->createTargetMachine(triple, cpu, features, options, llvm::Reloc::PIC_,
                                          std::nullopt, llvm::CodeGenOptLevel::Aggressive);
     if (!tm) user_error("Could not create an LLVM target machine for " << t.to_string());
-    // Functions marked optnone (the entry function of a pipeline with many
-    // loop nests: checks and calls) get the fast instruction selector, whose
+    // Functions marked optnone (a pipeline's entry function: checks and
+    // calls, its loop nests outlined) get the fast instruction selector, whose
     // cost is linear in their size; the others keep the optimizing one.
     tm->setO0WantsFastISel(true);
     return std::unique_ptr<llvm::TargetMachine>(tm);
