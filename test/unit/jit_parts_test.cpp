@@ -26,7 +26,7 @@ int weight(int k, int dx, int dy) {
 }
 
 // stages 5x5 stencils, each over the one before; the first over the input.
-Func stencil_chain(ImageParam in) {
+Func stencil_chain(ImageParam in, int stages = ::stages) {
     Var x("x"), y("y");
     Func prev = Func(in);
     std::vector<Func> chain;
@@ -168,5 +168,47 @@ TEST_CASE("a pipeline's entry is compiled without optimization, its loop nests w
     int wrong = 0;
     for (int yy = 0; yy < 6; yy++)
         for (int xx = 0; xx < 21; xx++) wrong += result.at({xx, yy}) != (xx * 11 - yy) * 5 - yy;
+    CHECK(wrong == 0);
+}
+
+TEST_CASE("the task of a pipeline with one loop nest is compiled in pieces from half the size",
+          "[jit][parts]") {
+    // A row blur and a column blur per strip: too small a task to split
+    // beside other loop nests, but all of this pipeline's loops; in one
+    // function they would leave the other compile threads only the entry's
+    // glue.
+    ImageParam in(Int(32), 2, "in");
+    Var x("x"), y("y"), yo("yo"), yi("yi");
+    Func rows("sole_rows"), cols("sole_cols");
+    Expr r = 0, c = 0;
+    for (int d = -5; d <= 5; d++) r += in(x + d, y) * (d + 5);
+    rows(x, y) = r;
+    for (int d = -5; d <= 5; d++) c += rows(x, y + d) * (7 - d);
+    cols(x, y) = c;
+    cols.split(y, yo, yi, 8).parallel(yo).vectorize(x, 8);
+    rows.compute_at(cols, yo).vectorize(x, 8);
+    LoweredFunc lf = lower({cols.function()}, "sole", get_host_target());
+    JITModule printed = JITModule::compile(lf, get_host_target(), /*want_assembly=*/true);
+    CHECK(count_outlined_loops(printed.llvm_assembly()) >= 2);
+
+    const int w = 37, h = 19, m = 5;
+    JITModule jit = JITModule::compile(lf, get_host_target());
+    TestBuffer input({-m, -m}, {w + 2 * m, h + 2 * m}), result({0, 0}, {w, h});
+    for (int yy = -m; yy < h + m; yy++)
+        for (int xx = -m; xx < w + m; xx++) input.at({xx, yy}) = (xx * 29 + yy * 13) % 97;
+    std::vector<void *> argv{nullptr, &input.raw, &result.raw};
+    REQUIRE(jit.argv_function()(argv.data()) == 0);
+    auto row = [&](int xx, int yy) {
+        int sum = 0;
+        for (int d = -m; d <= m; d++) sum += input.at({xx + d, yy}) * (d + 5);
+        return sum;
+    };
+    int wrong = 0;
+    for (int yy = 0; yy < h; yy++)
+        for (int xx = 0; xx < w; xx++) {
+            int sum = 0;
+            for (int d = -m; d <= m; d++) sum += row(xx, yy + d) * (7 - d);
+            wrong += result.at({xx, yy}) != sum;
+        }
     CHECK(wrong == 0);
 }

@@ -265,7 +265,9 @@ llvm::Function *CodeGen_LLVM::define_body_function(const LoweredFunc &f) {
     // (2000 outputs: 10 s instead of 30). Without optimization it costs a
     // quarter of that; a call of a pipeline takes as long as before.
     function->addFnAttr(llvm::Attribute::OptimizeNone);
-    outline_loop_nests = count_loop_nests(f.body) > max_loop_nests_per_function;
+    int nests = count_loop_nests(f.body);
+    outline_loop_nests = nests > max_loop_nests_per_function;
+    single_loop_nest = nests == 1;
     if (outline_loop_nests) {
         codegen_region(f.body);
     } else {

@@ -123,7 +123,7 @@ void CodeGen_LLVM::return_on_error(llvm::Value *result, const std::string &name)
 void CodeGen_LLVM::codegen_parallel_for(const For *op) {
     llvm::Value *min = codegen(op->min);
     llvm::Value *extent = codegen(op->extent);
-    PiecesScope pieces(*this, op->body);
+    PiecesScope pieces(*this, op->body, single_loop_nest && loop_depth == 0);
     Outlined task = outline(op->body, "par_for." + op->name, op->name);
     llvm::Value *result = call_c_function(
         "loom_do_par_for", i32_t, {user_context(), task.function, min, extent, task.closure},

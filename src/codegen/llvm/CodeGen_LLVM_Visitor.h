@@ -171,6 +171,8 @@ private:
     int loop_depth = 0;
     /** Are top-level serial loop nests outlined (a function with many)? */
     bool outline_loop_nests = false;
+    /** Does the entry function hold a single loop nest? */
+    bool single_loop_nest = false;
     /** Is each top-level serial loop nest a function of its own, so that
      * the entry function keeps only glue and is compiled without
      * optimization (it runs once per call)? */
@@ -183,10 +185,12 @@ private:
     /** Is op a piece: a loop that gets a function of its own? */
     bool is_piece(const For *op) const;
     /** While alive: the loops of `body` (of a task or the entry function)
-     * measured, and pieces outlined when body is large. */
+     * measured, and pieces outlined when body is large (from half the size
+     * when it holds all of the pipeline's loops: the task of a pipeline of
+     * one parallel loop nest, which nothing else would compile beside). */
     class PiecesScope {
     public:
-        PiecesScope(CodeGen_LLVM &cg, const Stmt &body);
+        PiecesScope(CodeGen_LLVM &cg, const Stmt &body, bool all_loops = false);
         ~PiecesScope();
 
     private:
