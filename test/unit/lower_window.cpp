@@ -65,6 +65,20 @@ std::vector<std::optional<int64_t>> alloc_extents(const Stmt &s, const std::stri
     return out;
 }
 
+int count_produces(const Stmt &s, const std::string &func) {
+    return int(find_nodes<ProducerConsumer>(s, [&](const ProducerConsumer *pc) {
+                   return pc->is_producer && pc->name == func;
+               }).size());
+}
+
+/** b.by's values against plain C++, then its lowered body. */
+Stmt checked_and_lowered(Blur &b, const Buffer<int> &in, const std::string &name) {
+    Buffer<int> out(W, H);
+    b.by.realize(out);
+    CHECK(wrong_values(in, out) == 0);
+    return lower({b.by.function()}, name, get_host_target()).body;
+}
+
 bool min_slides(const Stmt &s, const std::string &let_name) {
     auto lets = find_nodes<LetStmt>(s, [&](const LetStmt *l) { return l->name == let_name; });
     for (const LetStmt *l : lets) {
@@ -80,24 +94,21 @@ TEST_CASE("sliding window computes each row once and storage folds to a circular
     Buffer<int> in = make_input();
     Blur b(in);
     b.bx.store_root().compute_at(b.by, b.y);
-    Buffer<int> out(W, H);
-    b.by.realize(out);
-    CHECK(wrong_values(in, out) == 0);
-
-    // Lowering before partitioning keeps the select; lower() itself peels
-    // the first iteration, so look for either shape.
-    LoweredFunc lf = lower({b.by.function()}, "win", get_host_target());
-    INFO(lf.body);
-    auto extents = alloc_extents(lf.body, "win_bx");
+    Stmt body = checked_and_lowered(b, in, "win");
+    INFO(body);
+    // Produced once per row of the output: the first-row test costs once
+    // per row, so the row loop is not peeled into two copies.
+    CHECK(count_produces(body, "win_bx") == 1);
+    auto extents = alloc_extents(body, "win_bx");
     REQUIRE(extents.size() == 2);
     // Three rows are live at a time: y folds to 4.
     CHECK(extents[1] == std::optional<int64_t>(4));
     // The produce loop over y runs over one row in the steady state.
     auto produce_loops =
-        find_nodes<For>(lf.body, [](const For *f) { return f->name == "win_bx.s0.y"; });
+        find_nodes<For>(body, [](const For *f) { return f->name == "win_bx.s0.y"; });
     bool one_row = false;
     for (const For *f : produce_loops) one_row = one_row || is_const(f->extent, 1);
-    bool slid = min_slides(lf.body, "win_bx.s0.y.min");
+    bool slid = min_slides(body, "win_bx.s0.y.min");
     CHECK((one_row || slid));
 }
 
@@ -178,44 +189,16 @@ TEST_CASE("sliding window with a boundary condition and vectorized rows", "[wind
     CHECK(wrong == 0);
 }
 
-namespace {
-
-int count_produces(const Stmt &s, const std::string &func) {
-    return int(find_nodes<ProducerConsumer>(s, [&](const ProducerConsumer *pc) {
-                   return pc->is_producer && pc->name == func;
-               }).size());
-}
-
-} // namespace
-
-TEST_CASE("sliding window peels the first iteration only where the produce runs per inner "
-          "iteration",
+TEST_CASE("sliding window peels the first row where the produce runs per column",
           "[window][partition]") {
+    // Produced per column inside each row, sliding down the strip: the
+    // first-row test would run for every column, so the first row is peeled.
     Buffer<int> in = make_input();
-    {
-        // Produced once per row of the output: the first-row test costs once
-        // per row, so the row loop is not peeled into two copies.
-        Blur b(in);
-        b.bx.store_root().compute_at(b.by, b.y);
-        Buffer<int> out(W, H);
-        b.by.realize(out);
-        CHECK(wrong_values(in, out) == 0);
-        LoweredFunc lf = lower({b.by.function()}, "win6", get_host_target());
-        INFO(lf.body);
-        CHECK(count_produces(lf.body, "win_bx") == 1);
-    }
-    {
-        // Produced per column inside each row, sliding down the strip: the
-        // test would run for every column, so the first row is peeled.
-        Blur b(in);
-        Var yo("yo"), yi("yi");
-        b.by.split(b.y, yo, yi, 8);
-        b.bx.store_at(b.by, yo).compute_at(b.by, b.x);
-        Buffer<int> out(W, H);
-        b.by.realize(out);
-        CHECK(wrong_values(in, out) == 0);
-        LoweredFunc lf = lower({b.by.function()}, "win7", get_host_target());
-        INFO(lf.body);
-        CHECK(count_produces(lf.body, "win_bx") == 2);
-    }
+    Blur b(in);
+    Var yo("yo"), yi("yi");
+    b.by.split(b.y, yo, yi, 8);
+    b.bx.store_at(b.by, yo).compute_at(b.by, b.x);
+    Stmt body = checked_and_lowered(b, in, "win7");
+    INFO(body);
+    CHECK(count_produces(body, "win_bx") == 2);
 }
