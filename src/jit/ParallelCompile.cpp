@@ -144,10 +144,10 @@ CompiledParts compile_in_parts(llvm::Module &m, int threads, const PartMachines 
     // optnone ones, compiled one after the other on the part's thread.
     // Parts 1.. leave m as bitcode, each read back into a context of its own
     // on the thread that compiles it (a context is not shared by threads).
-    struct Pieces {
+    struct PartBitcode {
         llvm::SmallVector<char, 0> optimized, unoptimized;
     };
-    std::vector<Pieces> bitcode(parts.size());
+    std::vector<PartBitcode> bitcode(parts.size());
     std::unique_ptr<llvm::Module> unoptimized_here;
     for (size_t i = 0; i < parts.size(); i++) {
         std::set<const llvm::Function *> optnone = take_optnone(parts[i]);

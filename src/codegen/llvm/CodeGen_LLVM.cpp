@@ -271,10 +271,8 @@ llvm::Function *CodeGen_LLVM::define_body_function(const LoweredFunc &f) {
     if (outline_loop_nests) {
         codegen_region(f.body);
     } else {
-        outline_each_nest = true;
         PiecesScope pieces(*this, f.body);
         codegen_region(f.body);
-        outline_each_nest = false;
     }
     pop_embedded_buffers(f);
     entry_arguments.clear();

@@ -84,7 +84,9 @@ void CodeGen_LLVM::visit(const For *op) {
         codegen_parallel_for(op);
         return;
     }
-    if ((outline_loop_nests || outline_each_nest) && loop_depth == 0) {
+    if (loop_depth == 0) {
+        // A serial nest of the entry function: a function of its own, so
+        // that the entry keeps only glue (CodeGen_LLVM.cpp).
         codegen_outlined_loop(op);
         return;
     }

@@ -169,14 +169,11 @@ private:
     int outlined_parts = 0;
     /** Loops around the code being generated (a task's body counts as one). */
     int loop_depth = 0;
-    /** Are top-level serial loop nests outlined (a function with many)? */
+    /** Are the entry function's nests and checks outlined in runs of a few
+     * (a function with many nests; otherwise each nest alone)? */
     bool outline_loop_nests = false;
     /** Does the entry function hold a single loop nest? */
     bool single_loop_nest = false;
-    /** Is each top-level serial loop nest a function of its own, so that
-     * the entry function keeps only glue and is compiled without
-     * optimization (it runs once per call)? */
-    bool outline_each_nest = false;
 
     // ---- A large function in pieces (CodeGen_LLVM_Pieces.cpp) ----
     /** The loops of the function being generated, measured; empty when it
